@@ -1,0 +1,241 @@
+/**
+ * One error family for the whole SDK. Every error is a {@link StationBrowserError}
+ * with a stable `code`; guards such as {@link isValidationError} recognise errors
+ * across duplicate copies of this package through a `Symbol.for` marker.
+ */
+
+const marker = Symbol.for("station-browser-use.error");
+
+/** Stable machine-readable codes, one per error class. */
+export type StationBrowserErrorCode =
+  | "validation"
+  | "busy"
+  | "capacity"
+  | "not_found"
+  | "control_lease"
+  | "outcome_unknown"
+  | "provider"
+  | "timeout"
+  | "stale_ref"
+  | "ambiguous_target"
+  | "url_policy"
+  | "profile_in_use"
+  | "browser_not_found"
+  | "action_failed"
+  | "not_implemented"
+  | "session_closed";
+
+/** Options shared by every error constructor. */
+export interface StationBrowserErrorOptions {
+  /** The underlying error, kept for debugging. */
+  cause?: unknown;
+}
+
+/**
+ * Base class of every error thrown by station-browser-use.
+ *
+ * @example
+ * ```ts
+ * try { await adapter.execute(handle, command); }
+ * catch (error) { if (isStationBrowserError(error)) console.log(error.code); }
+ * ```
+ */
+export class StationBrowserError extends Error {
+  readonly code: StationBrowserErrorCode;
+  readonly [marker] = true;
+
+  constructor(code: StationBrowserErrorCode, message: string, options: StationBrowserErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "StationBrowserError";
+    this.code = code;
+  }
+}
+
+/**
+ * Thrown when a command, option or payload is malformed. `field` is the path of
+ * the offending field, e.g. `command.target.frame[3]`.
+ */
+export class ValidationError extends StationBrowserError {
+  readonly field: string;
+  constructor(field: string, problem: string, options?: StationBrowserErrorOptions) {
+    super("validation", `${field}: ${problem}`, options);
+    this.name = "ValidationError";
+    this.field = field;
+  }
+}
+
+/** Thrown when a session already runs an action; actions are never queued. */
+export class BusyError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("busy", message, options);
+    this.name = "BusyError";
+  }
+}
+
+/** Thrown when no more sessions may be opened (local limit or provider 429). */
+export class CapacityError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("capacity", message, options);
+    this.name = "CapacityError";
+  }
+}
+
+/** Thrown when a session, page, download or other resource does not exist. */
+export class NotFoundError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("not_found", message, options);
+    this.name = "NotFoundError";
+  }
+}
+
+/** Thrown when a mutating action needs the human control lease it lacks. */
+export class ControlLeaseError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("control_lease", message, options);
+    this.name = "ControlLeaseError";
+  }
+}
+
+/**
+ * Thrown when an action may have been dispatched but its completion could not
+ * be confirmed. It is never retried automatically.
+ */
+export class OutcomeUnknownError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("outcome_unknown", message, options);
+    this.name = "OutcomeUnknownError";
+  }
+}
+
+/** Thrown when a hosted provider's API answers with an error. */
+export class ProviderError extends StationBrowserError {
+  readonly status: number | undefined;
+  readonly requestId: string | undefined;
+  constructor(message: string, details: { status?: number; requestId?: string } & StationBrowserErrorOptions = {}) {
+    super("provider", message, details);
+    this.name = "ProviderError";
+    this.status = details.status;
+    this.requestId = details.requestId;
+  }
+}
+
+/** Thrown when an operation does not finish within its time limit. */
+export class TimeoutError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("timeout", message, options);
+    this.name = "TimeoutError";
+  }
+}
+
+/**
+ * Thrown when a `{ by: "ref" }` target names a ref from an older accessibility
+ * snapshot (the page navigated or a newer snapshot was taken since). A stale
+ * ref is never re-matched to another element.
+ */
+export class StaleRefError extends StationBrowserError {
+  readonly ref: string;
+  constructor(ref: string, message: string, options?: StationBrowserErrorOptions) {
+    super("stale_ref", message, options);
+    this.name = "StaleRefError";
+    this.ref = ref;
+  }
+}
+
+/** Thrown when a target matches more than one element and no `nth` was given. */
+export class AmbiguousTargetError extends StationBrowserError {
+  readonly count: number;
+  constructor(count: number, message: string, options?: StationBrowserErrorOptions) {
+    super("ambiguous_target", message, options);
+    this.name = "AmbiguousTargetError";
+    this.count = count;
+  }
+}
+
+/** Thrown when a URL is refused by the navigation policy (before any request). */
+export class UrlPolicyError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("url_policy", message, options);
+    this.name = "UrlPolicyError";
+  }
+}
+
+/** Thrown when a profile is already open; a profile is open at most once per owner. */
+export class ProfileInUseError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("profile_in_use", message, options);
+    this.name = "ProfileInUseError";
+  }
+}
+
+/** Thrown when no Chromium executable can be found; the message says how to install one. */
+export class BrowserNotFoundError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("browser_not_found", message, options);
+    this.name = "BrowserNotFoundError";
+  }
+}
+
+/** Thrown when the browser refused or failed an action (element hidden, detached, timed out…). */
+export class ActionFailedError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("action_failed", message, options);
+    this.name = "ActionFailedError";
+  }
+}
+
+/** Thrown by a command or feature that is part of the protocol but not implemented yet. */
+export class NotImplementedError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("not_implemented", message, options);
+    this.name = "NotImplementedError";
+  }
+}
+
+/** Thrown when a session was closed (or its browser went away) while in use. */
+export class SessionClosedError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("session_closed", message, options);
+    this.name = "SessionClosedError";
+  }
+}
+
+function hasCode(error: unknown, code?: StationBrowserErrorCode): boolean {
+  if (typeof error !== "object" || error === null) return false;
+  if ((error as Record<symbol, unknown>)[marker] !== true) return false;
+  return code === undefined || (error as { code?: unknown }).code === code;
+}
+
+/** True for any error of this package, including from a duplicate copy. */
+export const isStationBrowserError = (error: unknown): error is StationBrowserError => hasCode(error);
+/** True for a {@link ValidationError}. */
+export const isValidationError = (error: unknown): error is ValidationError => hasCode(error, "validation");
+/** True for a {@link BusyError}. */
+export const isBusyError = (error: unknown): error is BusyError => hasCode(error, "busy");
+/** True for a {@link CapacityError}. */
+export const isCapacityError = (error: unknown): error is CapacityError => hasCode(error, "capacity");
+/** True for a {@link NotFoundError}. */
+export const isNotFoundError = (error: unknown): error is NotFoundError => hasCode(error, "not_found");
+/** True for a {@link ControlLeaseError}. */
+export const isControlLeaseError = (error: unknown): error is ControlLeaseError => hasCode(error, "control_lease");
+/** True for an {@link OutcomeUnknownError}. */
+export const isOutcomeUnknownError = (error: unknown): error is OutcomeUnknownError => hasCode(error, "outcome_unknown");
+/** True for a {@link ProviderError}. */
+export const isProviderError = (error: unknown): error is ProviderError => hasCode(error, "provider");
+/** True for a {@link TimeoutError}. */
+export const isTimeoutError = (error: unknown): error is TimeoutError => hasCode(error, "timeout");
+/** True for a {@link StaleRefError}. */
+export const isStaleRefError = (error: unknown): error is StaleRefError => hasCode(error, "stale_ref");
+/** True for an {@link AmbiguousTargetError}. */
+export const isAmbiguousTargetError = (error: unknown): error is AmbiguousTargetError => hasCode(error, "ambiguous_target");
+/** True for a {@link UrlPolicyError}. */
+export const isUrlPolicyError = (error: unknown): error is UrlPolicyError => hasCode(error, "url_policy");
+/** True for a {@link ProfileInUseError}. */
+export const isProfileInUseError = (error: unknown): error is ProfileInUseError => hasCode(error, "profile_in_use");
+/** True for a {@link BrowserNotFoundError}. */
+export const isBrowserNotFoundError = (error: unknown): error is BrowserNotFoundError => hasCode(error, "browser_not_found");
+/** True for an {@link ActionFailedError}. */
+export const isActionFailedError = (error: unknown): error is ActionFailedError => hasCode(error, "action_failed");
+/** True for a {@link NotImplementedError}. */
+export const isNotImplementedError = (error: unknown): error is NotImplementedError => hasCode(error, "not_implemented");
+/** True for a {@link SessionClosedError}. */
+export const isSessionClosedError = (error: unknown): error is SessionClosedError => hasCode(error, "session_closed");

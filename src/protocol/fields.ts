@@ -1,0 +1,71 @@
+import * as v from "valibot";
+import { limits } from "./limits.js";
+
+/** An integer in [min, max], with a message that states the range. */
+export const integerIn = (min: number, max: number) =>
+  v.pipe(
+    v.number("expected a number"),
+    v.integer("expected an integer"),
+    v.minValue(min, `expected a number ≥ ${min}`),
+    v.maxValue(max, `expected a number ≤ ${max}`),
+  );
+
+/** A finite number in [min, max]. */
+export const numberIn = (min: number, max: number) =>
+  v.pipe(
+    v.number("expected a number"),
+    v.finite("expected a finite number"),
+    v.minValue(min, `expected a number ≥ ${min}`),
+    v.maxValue(max, `expected a number ≤ ${max}`),
+  );
+
+/** A string of at most `max` characters. */
+export const boundedString = (max: number, what = "string") =>
+  v.pipe(v.string(`expected ${what} as a string`), v.maxLength(max, `longer than ${max} characters`));
+
+/** A non-empty string of at most `max` characters. */
+export const nonEmptyString = (max: number, what = "string") =>
+  v.pipe(
+    v.string(`expected ${what} as a string`),
+    v.minLength(1, `expected a non-empty ${what}`),
+    v.maxLength(max, `longer than ${max} characters`),
+  );
+
+/** A point in main-viewport CSS pixels. */
+export const PointSchema = v.strictObject({
+  x: numberIn(0, limits.coordinateMax),
+  y: numberIn(0, limits.coordinateMax),
+});
+
+export const timeoutMs = (max: number) => v.optional(integerIn(0, max));
+
+export const mouseButton = v.optional(v.picklist(["left", "right", "middle"], 'expected "left", "right" or "middle"'));
+
+export const clickCount = v.optional(integerIn(1, 3));
+
+export const modifiers = v.optional(
+  v.pipe(
+    v.array(
+      v.picklist(["Alt", "Control", "ControlOrMeta", "Meta", "Shift"], "expected Alt, Control, ControlOrMeta, Meta or Shift"),
+      "expected an array of modifier keys",
+    ),
+    v.maxLength(5, "at most 5 modifiers"),
+  ),
+);
+
+export const waitUntil = v.optional(
+  v.picklist(["load", "domcontentloaded", "networkidle", "commit"], 'expected "load", "domcontentloaded", "networkidle" or "commit"'),
+);
+
+/** A page id as reported by `pages` and `newPage` (`p1`, `p2`, …). */
+export const pageId = v.pipe(v.string("expected a page id as a string"), v.regex(/^p\d{1,6}$/, "expected a page id like p1"));
+
+/** A download id as reported by `downloads` (`d1`, `d2`, …). */
+export const downloadId = v.pipe(v.string("expected a download id as a string"), v.regex(/^d\d{1,6}$/, "expected a download id like d1"));
+
+/** Host profile ids: 1–64 of [A-Za-z0-9._-], not starting with a dot (safe as a directory name). */
+export const profileIdPattern = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/;
+export const profileIdRule = "expected 1–64 letters, digits, '.', '_' or '-', not starting with '.'";
+
+/** A host profile id. */
+export const profileId = v.pipe(v.string("expected a profile id as a string"), v.regex(profileIdPattern, profileIdRule));

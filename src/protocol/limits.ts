@@ -1,0 +1,108 @@
+/**
+ * Every number the design fixes, in one place. Code elsewhere imports these;
+ * it never repeats a literal.
+ */
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** Limits of the command vocabulary and its results. */
+export const limits = {
+  /** Longest URL accepted by `navigate` (characters). */
+  urlLength: 8 * KiB,
+  /** Longest CSS selector, text, label, role name or test id in a target (characters). */
+  targetText: 4 * KiB,
+  /** Deepest iframe chain a target may name. */
+  frameChain: 8,
+  /** Largest `nth` index (zero-based). */
+  nthMax: 10_000,
+  /** Longest text for `fill`, `type`, `select` values and prompt text (characters). */
+  valueLength: 64 * KiB,
+  /** Most options one `select` may choose. */
+  selectValues: 256,
+  /** Longest key combination for `press` (characters). */
+  keyLength: 64,
+  /** Longest `evaluate` expression (characters). */
+  expressionLength: 64 * KiB,
+  /** Largest JSON result of `evaluate` (UTF-8 bytes). */
+  evaluateResultBytes: 1 * MiB,
+  /** Largest `content` result (UTF-8 bytes); longer HTML is cut and marked. */
+  contentBytes: 4 * MiB,
+  /** Action timeouts: default and ceiling (ms). */
+  actionTimeoutDefaultMs: 10_000,
+  actionTimeoutMaxMs: 120_000,
+  /** Navigation timeouts: default and ceiling (ms). */
+  navigationTimeoutDefaultMs: 30_000,
+  navigationTimeoutMaxMs: 120_000,
+  /** Largest CSS-pixel coordinate accepted by mouse commands. */
+  coordinateMax: 100_000,
+  /** Steps of `dragCoordinates`: default and ceiling. */
+  dragStepsDefault: 10,
+  dragStepsMax: 100,
+  /** Largest scroll delta (CSS pixels). */
+  scrollDeltaMax: 100_000,
+  /** Open pages per session. */
+  pagesPerSession: 16,
+
+  inspect: {
+    elementsDefault: 100,
+    elementsMax: 500,
+    textLengthDefault: 256,
+    textLengthMax: 4096,
+    totalBytesMax: 4 * MiB,
+  },
+  accessibility: {
+    bytesDefault: 256 * KiB,
+    bytesMax: 1 * MiB,
+    depthDefault: 20,
+    depthMax: 20,
+  },
+  screenshot: {
+    /** The agent path never returns a larger image (CSS pixels × scale). */
+    agentMaxWidth: 1280,
+    agentMaxHeight: 800,
+    jpegQualityDefault: 80,
+  },
+  upload: {
+    files: 16,
+    decodedBytes: 4 * MiB,
+    fileNameLength: 255,
+  },
+  downloads: {
+    /** Downloads kept per session; the oldest is deleted past this. */
+    perSession: 16,
+    /** Largest download kept (bytes); larger ones are cancelled and reported. */
+    fileBytes: 32 * MiB,
+    /** Largest chunk returned by one `downloadRead` (bytes, before base64). */
+    readBytesMax: 4 * MiB,
+  },
+  dialog: {
+    policyDefaultMs: 10_000,
+    policyMaxMs: 30_000,
+    /** Dialog messages kept in results (characters). */
+    messageLength: 1024,
+  },
+  diagnostics: {
+    ring: 200,
+    consoleTextBytes: 2 * KiB,
+  },
+  trace: {
+    /** A trace stops itself after this long (ms). */
+    maxDurationMs: 5 * 60_000,
+    /** Largest trace archive returned (bytes). */
+    maxBytes: 32 * MiB,
+  },
+  waitFor: {
+    timeoutDefaultMs: 10_000,
+    timeoutMaxMs: 120_000,
+  },
+  viewport: {
+    widthMin: 200,
+    widthMax: 3840,
+    heightMin: 200,
+    heightMax: 2160,
+    widthDefault: 1280,
+    heightDefault: 800,
+  },
+  /** Profile ids: 1–64 of [A-Za-z0-9._-], not starting with a dot. */
+  profileIdLength: 64,
+} as const;

@@ -1,0 +1,27 @@
+import * as v from "valibot";
+import { limits } from "./limits.js";
+import { integerIn, nonEmptyString, profileId } from "./fields.js";
+
+/** Options for opening a browser session. */
+export const OpenOptionsSchema = v.strictObject({
+  /** A host-granted profile id; its cookies and storage persist across sessions. */
+  profileId: v.optional(profileId),
+  /** Viewport in CSS pixels. */
+  viewport: v.optional(
+    v.strictObject({
+      width: integerIn(limits.viewport.widthMin, limits.viewport.widthMax),
+      height: integerIn(limits.viewport.heightMin, limits.viewport.heightMax),
+    }),
+  ),
+  /** A client-made tag that identifies this open for reconciliation. */
+  openTag: v.optional(
+    v.pipe(nonEmptyString(128, "open tag"), v.regex(/^[A-Za-z0-9._:-]+$/, "expected letters, digits, '.', '_', ':' or '-'")),
+  ),
+  /** Record console message text in diagnostics (off by default; text is capped). */
+  consoleText: v.optional(v.boolean("expected a boolean")),
+});
+
+/** Options accepted by `open`. */
+export type OpenOptions = v.InferInput<typeof OpenOptionsSchema>;
+/** Open options after validation. */
+export type ResolvedOpenOptions = v.InferOutput<typeof OpenOptionsSchema>;

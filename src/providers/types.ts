@@ -1,0 +1,49 @@
+/**
+ * The provider contract (DESIGN.md "Providers"). A provider makes, finds and
+ * releases browser sessions; the engine drives them. This file is neutral:
+ * it names no runtime.
+ */
+
+/** A host-granted profile: the host's own profile id, mapped by the provider to its state. */
+export interface ProfileGrant {
+  id: string;
+}
+
+/** Viewport in CSS pixels. */
+export interface Viewport {
+  width: number;
+  height: number;
+}
+
+/** What `create` is asked for. */
+export interface CreateSessionRequest {
+  /** A client-made tag, stored with the session so an uncertain create can be found again. */
+  openTag: string;
+  profile?: ProfileGrant;
+  viewport?: Viewport;
+  signal?: AbortSignal;
+}
+
+/** A browser session as the provider sees it. */
+export interface ProviderSession {
+  id: string;
+  status: "PENDING" | "RUNNING" | "ENDED" | "ERROR";
+  /** CDP endpoint for hosted browsers; absent for the local provider, which hands its context over directly. */
+  cdpUrl?: string;
+  liveViewUrl?: string;
+  profileId?: string;
+  openTag: string;
+  createdAt: string;
+}
+
+/** The contract every provider implements. */
+export interface BrowserProvider {
+  readonly name: string;
+  create(request: CreateSessionRequest): Promise<ProviderSession>;
+  /** The session, or `undefined` when it definitely does not exist. */
+  get(id: string): Promise<ProviderSession | undefined>;
+  release(id: string): Promise<void>;
+  /** Sessions created with this open tag (for reconciling an uncertain open). */
+  find(openTag: string): Promise<ProviderSession[]>;
+  profiles?: { awaitPersisted(profile: ProfileGrant, signal?: AbortSignal): Promise<void> };
+}

@@ -1,0 +1,17 @@
+import { defineConfig } from "tsup";
+
+/** One entry per subpath of the package's exports map. */
+export default defineConfig({
+  entry: {
+    index: "src/index.ts",
+    playwright: "src/playwright.ts",
+  },
+  format: ["esm", "cjs"],
+  dts: true,
+  clean: true,
+  sourcemap: true,
+  target: "es2022",
+  splitting: true,
+  treeshake: true,
+  external: ["playwright-core"],
+});

@@ -17,4 +17,4 @@ export {
 export { parseCommand, safeParseCommand, parseWith, safeParseWith, formatIssuePath, type SafeParseResult } from "./parse.js";
 export { OpenOptionsSchema, type OpenOptions, type ResolvedOpenOptions } from "./open-options.js";
 export { assertNavigableUrl, isAllowedNavigationUrl, refusalReason, sanitizeUrl } from "./url-policy.js";
-export type * from "./results.js";
+

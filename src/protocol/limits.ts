@@ -88,8 +88,8 @@ export const limits = {
   trace: {
     /** A trace stops itself after this long (ms). */
     maxDurationMs: 5 * 60_000,
-    /** Largest trace archive returned (bytes). */
-    maxBytes: 32 * MiB,
+    /** Largest trace archive returned (bytes; base64 in a response stays under the worker's 33 MiB). */
+    maxBytes: 16 * MiB,
   },
   waitFor: {
     timeoutDefaultMs: 10_000,

@@ -6,7 +6,7 @@ export const ariaRoles = [
   "alert", "alertdialog", "application", "article", "banner", "blockquote", "button", "caption", "cell",
   "checkbox", "code", "columnheader", "combobox", "complementary", "contentinfo", "definition", "deletion",
   "dialog", "directory", "document", "emphasis", "feed", "figure", "form", "generic", "grid", "gridcell",
-  "group", "heading", "img", "insertion", "link", "list", "listbox", "listitem", "log", "main", "mark",
+  "group", "heading", "img", "insertion", "link", "list", "listbox", "listitem", "log", "main",
   "marquee", "math", "meter", "menu", "menubar", "menuitem", "menuitemcheckbox", "menuitemradio",
   "navigation", "none", "note", "option", "paragraph", "presentation", "progressbar", "radio",
   "radiogroup", "region", "row", "rowgroup", "rowheader", "scrollbar", "search", "searchbox",

@@ -2,7 +2,7 @@ import { UrlPolicyError } from "../errors.js";
 
 /**
  * The navigation URL policy: absolute http(s) URLs without embedded
- * credentials, or exactly `about:blank`. Everything else (file:, data:,
+ * credentials, or `about:blank` (with or without a fragment). Everything else (file:, data:,
  * javascript:, chrome:, view-source:, blob:, relative URLs…) is refused.
  */
 export function isAllowedNavigationUrl(url: string): boolean {
@@ -11,7 +11,7 @@ export function isAllowedNavigationUrl(url: string): boolean {
 
 /** Why a URL is refused, or `undefined` when it is allowed. */
 export function refusalReason(url: string): string | undefined {
-  if (url === "about:blank") return undefined;
+  if (url === "about:blank" || url.startsWith("about:blank#")) return undefined;
   let parsed: URL;
   try {
     parsed = new URL(url);

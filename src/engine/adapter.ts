@@ -1,0 +1,143 @@
+import { ActionFailedError, NotFoundError } from "../errors.js";
+import type { AdapterCapabilities, BrowserAdapter, BrowserHandle } from "../protocol/adapter.js";
+import { commandOps, type BrowserCommand, type BrowserCommandInput, type CommandOp } from "../protocol/commands.js";
+import { limits } from "../protocol/limits.js";
+import { OpenOptionsSchema, type OpenOptions } from "../protocol/open-options.js";
+import { parseCommand, parseWith } from "../protocol/parse.js";
+import type { CommandResult } from "../protocol/results.js";
+import { createLocalProvider, type PlaywrightProvider } from "../providers/local/index.js";
+import type { CommandContext, CommandHandler } from "./command-context.js";
+import { fileHandlers } from "./commands/files.js";
+import { interactionHandlers } from "./commands/interaction.js";
+import { navigationHandlers } from "./commands/navigation.js";
+import { observationHandlers } from "./commands/observation.js";
+import { toStationError } from "./playwright-errors.js";
+import { EngineSession } from "./session.js";
+
+/** Options of {@link PlaywrightBrowserAdapter}. */
+export interface PlaywrightBrowserAdapterOptions {
+  /** Where browsers run; the local Chromium provider by default. */
+  provider?: PlaywrightProvider;
+  /** Largest download kept (bytes); at most the protocol limit. */
+  downloadMaxBytes?: number;
+  /** Time given to popups and dialogs to surface after an action (ms, default 50). */
+  settleMs?: number;
+}
+
+const handlers: { [Op in CommandOp]: CommandHandler<Op> } = {
+  ...navigationHandlers,
+  ...interactionHandlers,
+  ...fileHandlers,
+  ...observationHandlers,
+};
+
+const notImplemented: CommandOp[] = ["challenge"];
+
+/**
+ * The engine: executes the command vocabulary on browsers from a provider
+ * with Playwright. Commands are parsed fully before anything runs; failures
+ * are typed errors of this package.
+ *
+ * The adapter does not serialise actions: run one command per session at a
+ * time (the session manager enforces this).
+ *
+ * @example
+ * ```ts
+ * const adapter = new PlaywrightBrowserAdapter();
+ * const handle = await adapter.open();
+ * await adapter.execute(handle, { op: "navigate", url: "http://127.0.0.1:8080/" });
+ * const { snapshot } = await adapter.execute(handle, { op: "accessibility" });
+ * await adapter.shutdown();
+ * ```
+ */
+export class PlaywrightBrowserAdapter implements BrowserAdapter {
+  private readonly provider: PlaywrightProvider;
+  private readonly sessions = new Map<string, EngineSession>();
+  private readonly downloadMaxBytes: number;
+  private readonly settleMs: number;
+
+  constructor(options: PlaywrightBrowserAdapterOptions = {}) {
+    this.provider = options.provider ?? createLocalProvider();
+    this.downloadMaxBytes = Math.min(options.downloadMaxBytes ?? limits.downloads.fileBytes, limits.downloads.fileBytes);
+    this.settleMs = options.settleMs ?? 50;
+  }
+
+  /** Opens a browser session. */
+  async open(options: OpenOptions = {}, signal?: AbortSignal): Promise<BrowserHandle> {
+    const resolved = parseWith(OpenOptionsSchema, options, "options");
+    const openTag = resolved.openTag ?? crypto.randomUUID();
+    const record = await this.provider.create({
+      openTag,
+      ...(resolved.profileId ? { profile: { id: resolved.profileId } } : {}),
+      ...(resolved.viewport ? { viewport: resolved.viewport } : {}),
+      ...(signal ? { signal } : {}),
+    });
+    try {
+      const context = await this.provider.connect(record, signal);
+      const session = await EngineSession.create(record.id, context, {
+        consoleText: resolved.consoleText ?? false,
+        downloadMaxBytes: this.downloadMaxBytes,
+      });
+      this.sessions.set(record.id, session);
+    } catch (error) {
+      await this.provider.release(record.id).catch(() => undefined);
+      throw toStationError(error, "open");
+    }
+    return {
+      id: record.id,
+      provider: this.provider.name,
+      openTag,
+      ...(record.profileId ? { profileId: record.profileId } : {}),
+      ...(record.liveViewUrl ? { liveViewUrl: record.liveViewUrl } : {}),
+    };
+  }
+
+  /**
+   * Executes one command. The payload is parsed first: a malformed one throws
+   * a `ValidationError` naming the field and nothing runs.
+   */
+  async execute<Command extends BrowserCommand | BrowserCommandInput>(
+    handle: BrowserHandle,
+    command: Command,
+    signal?: AbortSignal,
+  ): Promise<CommandResult<Command["op"]>> {
+    const parsed = parseCommand(command);
+    const session = this.sessions.get(handle.id);
+    if (!session) throw new NotFoundError(`Browser session ${handle.id} is not open`);
+    session.assertOpen();
+    if (signal?.aborted) throw new ActionFailedError(`${parsed.op}: cancelled before it started`);
+    const context: CommandContext = { session, signal, settleMs: this.settleMs };
+    const handler = handlers[parsed.op] as CommandHandler<CommandOp>;
+    try {
+      return (await handler(context, parsed as never)) as CommandResult<Command["op"]>;
+    } catch (error) {
+      throw toStationError(error, parsed.op);
+    }
+  }
+
+  /** Closes a session and releases its browser. Closing an unknown session is a no-op. */
+  async close(handle: BrowserHandle): Promise<void> {
+    const session = this.sessions.get(handle.id);
+    this.sessions.delete(handle.id);
+    if (session) {
+      session.closed = true;
+      if (session.tracing) clearTimeout(session.tracing.timer);
+    }
+    await this.provider.release(handle.id);
+  }
+
+  /** Closes every session and the provider's browsers. */
+  async shutdown(): Promise<void> {
+    await Promise.allSettled([...this.sessions.values()].map((session) => this.close({ id: session.id, provider: this.provider.name, openTag: "" })));
+    await this.provider.shutdown();
+  }
+
+  capabilities(): AdapterCapabilities {
+    return {
+      provider: this.provider.name,
+      ops: commandOps.filter((op) => !notImplemented.includes(op)),
+      notImplemented: [...notImplemented],
+      persistentProfiles: true,
+    };
+  }
+}

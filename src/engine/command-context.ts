@@ -1,0 +1,68 @@
+import type { CommandOf, CommandOp } from "../protocol/commands.js";
+import { limits } from "../protocol/limits.js";
+import type { ActionResult, CommandResult } from "../protocol/results.js";
+import { safeTitle, type EngineSession, type PageState } from "./session.js";
+import { sanitizeUrl } from "../protocol/url-policy.js";
+
+/** What every command handler receives. */
+export interface CommandContext {
+  session: EngineSession;
+  signal: AbortSignal | undefined;
+  /** Time to let popups and dialogs surface after an action (ms). */
+  settleMs: number;
+}
+
+/** A command handler. */
+export type CommandHandler<Op extends CommandOp> = (context: CommandContext, command: CommandOf<Op>) => Promise<CommandResult<Op>>;
+
+/** Handlers keyed by op; one file per capability area contributes a part. */
+export type CommandHandlers<Ops extends CommandOp> = { [Op in Ops]: CommandHandler<Op> };
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The action timeout of a command. */
+export const actionTimeout = (command: { timeoutMs?: number | undefined }) => command.timeoutMs ?? limits.actionTimeoutDefaultMs;
+
+/** The navigation timeout of a command. */
+export const navigationTimeout = (command: { timeoutMs?: number | undefined }) =>
+  command.timeoutMs ?? limits.navigationTimeoutDefaultMs;
+
+/**
+ * Runs a mutating action on the selected page and reports what happened:
+ * where the selected page is now, whether the acted-on page navigated, pages
+ * the site opened (each reported once, even if it surfaced after the previous
+ * result), and a dialog that appeared.
+ */
+export async function runAction(
+  context: CommandContext,
+  body: (state: PageState) => Promise<void>,
+): Promise<ActionResult> {
+  const { session } = context;
+  const state = session.selected();
+  const mark = session.mark();
+  const navigationsBefore = state.navigations;
+  await body(state);
+  if (context.settleMs > 0) await delay(context.settleMs);
+  return describeOutcome(context, state, mark, navigationsBefore);
+}
+
+/** Builds an {@link ActionResult} relative to a mark taken before the action. */
+export async function describeOutcome(
+  context: CommandContext,
+  actedOn: PageState,
+  mark: { dialogSeq: number },
+  navigationsBefore: number,
+): Promise<ActionResult> {
+  const { session } = context;
+  const current = session.pages.get(session.selectedPageId) ?? actedOn;
+  const newPages = await Promise.all(session.takeUnreportedPages().map((state) => session.describe(state)));
+  const dialog = session.dialogSince(mark.dialogSeq);
+  return {
+    ok: true,
+    url: sanitizeUrl(current.page.url()),
+    title: await safeTitle(current.page),
+    navigated: actedOn.navigations > navigationsBefore,
+    newPages,
+    ...(dialog ? { dialog } : {}),
+  };
+}

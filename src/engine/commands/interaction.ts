@@ -1,0 +1,215 @@
+import type { Page } from "playwright-core";
+import { ValidationError } from "../../errors.js";
+import { limits } from "../../protocol/limits.js";
+import { actionTimeout, runAction, type CommandContext, type CommandHandlers } from "../command-context.js";
+import type { PageState } from "../session.js";
+import { locateUnchecked, resolveTarget } from "../targets.js";
+import type { Target } from "../../protocol/target.js";
+
+const withSignal = (context: CommandContext) => (context.signal ? { signal: context.signal } : {});
+
+function locateIn(context: CommandContext, state: PageState, target: Target, command: { timeoutMs?: number | undefined }) {
+  return resolveTarget(context.session, state, target, actionTimeout(command));
+}
+
+/** Refuses points outside the main viewport (CSS pixels). */
+function assertInViewport(page: Page, point: { x: number; y: number }, field: string): void {
+  const viewport = page.viewportSize();
+  if (!viewport) return;
+  if (point.x >= viewport.width || point.y >= viewport.height) {
+    throw new ValidationError(field, `(${point.x}, ${point.y}) is outside the ${viewport.width}×${viewport.height} viewport`);
+  }
+}
+
+/** A key Playwright does not know is bad input, not a browser failure. */
+async function pressKey(run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : "";
+    if (/Unknown key/.test(message)) {
+      throw new ValidationError("command.key", `${/Unknown key: "[^"]*"/.exec(message)?.[0] ?? "unknown key"}; use names like Enter, Tab, ArrowDown, Control+A`);
+    }
+    throw error;
+  }
+}
+
+/** Lets a programmatic scroll land before the result is read. */
+const nextFrame = (page: Page) => page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => resolve(undefined))));
+
+/** click · fill · type · press · select · check · uncheck · hover · focus · scroll · waitFor · mouse · drag · dialog */
+export const interactionHandlers: CommandHandlers<
+  | "click"
+  | "fill"
+  | "type"
+  | "press"
+  | "select"
+  | "check"
+  | "uncheck"
+  | "hover"
+  | "focus"
+  | "scroll"
+  | "waitFor"
+  | "mouseClick"
+  | "mouseMove"
+  | "drag"
+  | "dragCoordinates"
+  | "dialog"
+> = {
+  click: (context, command) =>
+    runAction(context, async (state) => {
+      const locator = await locateIn(context, state, command.target, command);
+      await locator.click({
+        timeout: actionTimeout(command),
+        ...(command.button ? { button: command.button } : {}),
+        ...(command.clickCount ? { clickCount: command.clickCount } : {}),
+        ...(command.modifiers ? { modifiers: command.modifiers } : {}),
+        ...withSignal(context),
+      });
+    }),
+
+  fill: (context, command) =>
+    runAction(context, async (state) => {
+      const locator = await locateIn(context, state, command.target, command);
+      await locator.fill(command.value, { timeout: actionTimeout(command), ...withSignal(context) });
+    }),
+
+  type: (context, command) =>
+    runAction(context, async (state) => {
+      const delay = command.delayMs ?? 0;
+      if (command.target) {
+        const locator = await locateIn(context, state, command.target, command);
+        await locator.pressSequentially(command.text, { delay, timeout: actionTimeout(command), ...withSignal(context) });
+      } else {
+        await state.page.keyboard.type(command.text, { delay });
+      }
+    }),
+
+  press: (context, command) =>
+    runAction(context, async (state) => {
+      if (command.target) {
+        const locator = await locateIn(context, state, command.target, command);
+        await pressKey(() => locator.press(command.key, { timeout: actionTimeout(command), ...withSignal(context) }));
+      } else {
+        await pressKey(() => state.page.keyboard.press(command.key));
+      }
+    }),
+
+  async select(context, command) {
+    let selected: string[] = [];
+    const result = await runAction(context, async (state) => {
+      const locator = await locateIn(context, state, command.target, command);
+      const values = Array.isArray(command.value) ? command.value : [command.value];
+      // Playwright matches each entry against option values, then labels.
+      selected = await locator.selectOption(values, { timeout: actionTimeout(command), ...withSignal(context) });
+    });
+    return { ...result, selected };
+  },
+
+  check: (context, command) =>
+    runAction(context, async (state) => {
+      const locator = await locateIn(context, state, command.target, command);
+      await locator.check({ timeout: actionTimeout(command), ...withSignal(context) });
+    }),
+
+  uncheck: (context, command) =>
+    runAction(context, async (state) => {
+      const locator = await locateIn(context, state, command.target, command);
+      await locator.uncheck({ timeout: actionTimeout(command), ...withSignal(context) });
+    }),
+
+  hover: (context, command) =>
+    runAction(context, async (state) => {
+      const locator = await locateIn(context, state, command.target, command);
+      await locator.hover({ timeout: actionTimeout(command), ...withSignal(context) });
+    }),
+
+  focus: (context, command) =>
+    runAction(context, async (state) => {
+      const locator = await locateIn(context, state, command.target, command);
+      await locator.focus({ timeout: actionTimeout(command), ...withSignal(context) });
+    }),
+
+  scroll: (context, command) =>
+    runAction(context, async (state) => {
+      const deltaX = command.deltaX ?? 0;
+      const deltaY = command.deltaY ?? 0;
+      if (command.target) {
+        const locator = await locateIn(context, state, command.target, command);
+        if (deltaX === 0 && deltaY === 0) {
+          await locator.scrollIntoViewIfNeeded({ timeout: actionTimeout(command), ...withSignal(context) });
+        } else {
+          await locator.evaluate((element, delta) => element.scrollBy(delta.x, delta.y), { x: deltaX, y: deltaY });
+        }
+      } else {
+        if (deltaX === 0 && deltaY === 0) throw new ValidationError("command.deltaY", "give a target to scroll into view, or a non-zero deltaX/deltaY");
+        await state.page.mouse.wheel(deltaX, deltaY);
+      }
+      await nextFrame(state.page).catch(() => undefined);
+    }),
+
+  async waitFor(context, command) {
+    const state = context.session.selected();
+    const timeout = command.timeoutMs ?? limits.waitFor.timeoutDefaultMs;
+    if (command.loadState) {
+      await state.page.waitForLoadState(command.loadState, { timeout });
+    } else if (command.text !== undefined) {
+      await state.page.getByText(command.text).first().waitFor({ state: command.state ?? "visible", timeout });
+    } else if (command.target) {
+      const target = command.target;
+      // Waiting for absence must not fail because the element is already gone.
+      if (command.state === "hidden" || command.state === "detached") {
+        if (target.by === "ref") throw new ValidationError("command.target", "waiting for a ref to disappear is not supported; use a selector or role");
+        await locateUnchecked(state, target).first().waitFor({ state: command.state, timeout });
+      } else {
+        const locator = await resolveTarget(context.session, state, target, timeout);
+        await locator.waitFor({ state: command.state ?? "visible", timeout });
+      }
+    }
+    const { url, title } = await context.session.describe(state);
+    return { ok: true, url, title };
+  },
+
+  mouseClick: (context, command) =>
+    runAction(context, async (state) => {
+      assertInViewport(state.page, command, "command.x");
+      await state.page.mouse.click(command.x, command.y, {
+        ...(command.button ? { button: command.button } : {}),
+        ...(command.clickCount ? { clickCount: command.clickCount } : {}),
+      });
+    }),
+
+  mouseMove: (context, command) =>
+    runAction(context, async (state) => {
+      assertInViewport(state.page, command, "command.x");
+      await state.page.mouse.move(command.x, command.y, { steps: command.steps ?? 1 });
+    }),
+
+  drag: (context, command) =>
+    runAction(context, async (state) => {
+      const from = await resolveTarget(context.session, state, command.from, actionTimeout(command));
+      const to = await resolveTarget(context.session, state, command.to, actionTimeout(command));
+      await from.dragTo(to, { timeout: actionTimeout(command), ...withSignal(context) });
+    }),
+
+  dragCoordinates: (context, command) =>
+    runAction(context, async (state) => {
+      assertInViewport(state.page, command.from, "command.from");
+      assertInViewport(state.page, command.to, "command.to");
+      const mouse = state.page.mouse;
+      await mouse.move(command.from.x, command.from.y);
+      await mouse.down();
+      try {
+        await mouse.move(command.to.x, command.to.y, { steps: command.steps ?? limits.dragStepsDefault });
+      } finally {
+        await mouse.up();
+      }
+    }),
+
+  async dialog(context, command) {
+    context.session.assertOpen();
+    const timeoutMs = command.timeoutMs ?? limits.dialog.policyDefaultMs;
+    const expiresAt = context.session.setDialogPolicy(command.action, timeoutMs, command.promptText);
+    return { ok: true, action: command.action, expiresAt: new Date(expiresAt).toISOString() };
+  },
+};

@@ -1,0 +1,92 @@
+import { ActionFailedError, NotImplementedError } from "../../errors.js";
+import { limits } from "../../protocol/limits.js";
+import { sanitizeUrl } from "../../protocol/url-policy.js";
+import { snapshotAccessibility } from "../accessibility.js";
+import type { CommandHandlers } from "../command-context.js";
+import { truncateUtf8 } from "../diagnostics-ring.js";
+import { inspectPage } from "../inspect.js";
+import { captureScreenshot } from "../screenshot.js";
+
+/** Why a value is not plain JSON, or `undefined` when it is. */
+export function jsonProblem(value: unknown, path = "$"): string | undefined {
+  if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
+  if (typeof value === "number") return Number.isFinite(value) ? undefined : `${String(value)} at ${path}`;
+  if (Array.isArray(value)) {
+    for (let index = 0; index < value.length; index++) {
+      const problem = jsonProblem(value[index], `${path}[${index}]`);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  if (typeof value === "object") {
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) return `${value.constructor?.name ?? "object"} at ${path}`;
+    for (const [key, entry] of Object.entries(value)) {
+      if (entry === undefined) continue;
+      const problem = jsonProblem(entry, `${path}.${key}`);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+  return `${typeof value} at ${path}`;
+}
+
+/** inspect · accessibility · screenshot · content · evaluate · diagnostics · challenge */
+export const observationHandlers: CommandHandlers<
+  "inspect" | "accessibility" | "screenshot" | "content" | "evaluate" | "diagnostics" | "challenge"
+> = {
+  async inspect(context, command) {
+    const state = context.session.selected();
+    return inspectPage(
+      state.page,
+      command.maxElements ?? limits.inspect.elementsDefault,
+      command.maxTextLength ?? limits.inspect.textLengthDefault,
+    );
+  },
+
+  async accessibility(context, command) {
+    const { session } = context;
+    return snapshotAccessibility(session, session.selected(), command);
+  },
+
+  async screenshot(context, command) {
+    return captureScreenshot(context.session.selected().page, command.format ?? "png", command.quality);
+  },
+
+  async content(context, command) {
+    const state = context.session.selected();
+    const html = await state.page.content();
+    const cut = truncateUtf8(html, command.maxBytes ?? limits.contentBytes);
+    return { html: cut.text, truncated: cut.truncated, bytes: cut.bytes, url: sanitizeUrl(state.page.url()) };
+  },
+
+  async evaluate(context, command) {
+    const state = context.session.selected();
+    let value: unknown;
+    try {
+      value = await state.page.evaluate(command.expression);
+    } catch (error) {
+      const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+      throw new ActionFailedError(`evaluate: ${message.replace(/^page\.evaluate: /, "")}`, { cause: error });
+    }
+    // A bare `undefined` (a statement, a void call) reads as null, as JSON would have it.
+    if (value === undefined) value = null;
+    const problem = jsonProblem(value);
+    if (problem) throw new ActionFailedError(`evaluate: the result is not JSON-compatible (${problem}); return plain data`);
+    const json = JSON.stringify(value);
+    const bytes = new TextEncoder().encode(json).length;
+    if (bytes > limits.evaluateResultBytes) {
+      throw new ActionFailedError(`evaluate: the result is ${bytes} bytes of JSON, above the ${limits.evaluateResultBytes}-byte limit`);
+    }
+    return { value: JSON.parse(json) as unknown };
+  },
+
+  async diagnostics(context, command) {
+    context.session.assertOpen();
+    return context.session.diagnostics.read(command.since);
+  },
+
+  async challenge() {
+    throw new NotImplementedError("challenge: challenge detection is not implemented yet (planned with the access layer)");
+  },
+};

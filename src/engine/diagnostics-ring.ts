@@ -1,0 +1,37 @@
+import { limits } from "../protocol/limits.js";
+import type { DiagnosticsEvent, DiagnosticsResult } from "../protocol/results.js";
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** Cuts `text` to at most `maxBytes` UTF-8 bytes without splitting a character. */
+export function truncateUtf8(text: string, maxBytes: number): { text: string; truncated: boolean; bytes: number } {
+  const encoded = encoder.encode(text);
+  if (encoded.length <= maxBytes) return { text, truncated: false, bytes: encoded.length };
+  let end = maxBytes;
+  while (end > 0 && (encoded[end]! & 0xc0) === 0x80) end--;
+  return { text: decoder.decode(encoded.subarray(0, end)), truncated: true, bytes: encoded.length };
+}
+
+/** A bounded ring of diagnostics events (console, errors, failed requests, dialogs). */
+export class DiagnosticsRing {
+  private readonly events: DiagnosticsEvent[] = [];
+  private nextSeq = 1;
+  private droppedCount = 0;
+
+  constructor(private readonly capacity: number = limits.diagnostics.ring) {}
+
+  push(event: Omit<DiagnosticsEvent, "seq" | "at">): void {
+    const text = event.text === undefined ? undefined : truncateUtf8(event.text, limits.diagnostics.consoleTextBytes).text;
+    this.events.push({ ...event, ...(text === undefined ? {} : { text }), seq: this.nextSeq++, at: new Date().toISOString() });
+    if (this.events.length > this.capacity) {
+      this.events.shift();
+      this.droppedCount++;
+    }
+  }
+
+  /** Events with `seq >= since`. */
+  read(since = 0): DiagnosticsResult {
+    return { events: this.events.filter((event) => event.seq >= since), dropped: this.droppedCount, nextSeq: this.nextSeq };
+  }
+}

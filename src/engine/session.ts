@@ -1,0 +1,250 @@
+import type { BrowserContext, Dialog, Download, Page } from "playwright-core";
+import { NotFoundError, SessionClosedError } from "../errors.js";
+import { limits } from "../protocol/limits.js";
+import type { DialogInfo, PageInfo } from "../protocol/results.js";
+import { refusalReason, sanitizeUrl } from "../protocol/url-policy.js";
+import { DiagnosticsRing } from "./diagnostics-ring.js";
+import { DownloadStore } from "./downloads.js";
+import { RefRegistry } from "./refs.js";
+
+/** One page of a session, with the counters actions are measured against. */
+export interface PageState {
+  id: string;
+  page: Page;
+  /** Main-frame navigations so far. */
+  navigations: number;
+}
+
+interface DialogPolicy {
+  action: "accept" | "dismiss";
+  promptText?: string;
+  expiresAt: number;
+}
+
+/** Options a session is created with. */
+export interface EngineSessionOptions {
+  consoleText: boolean;
+  downloadMaxBytes: number;
+}
+
+/**
+ * The live state of one browser session: its pages (with stable ids), the
+ * selected page, refs, the dialog policy, diagnostics and downloads. It also
+ * enforces the URL guard on popups and page navigations.
+ */
+export class EngineSession {
+  readonly refs = new RefRegistry();
+  readonly diagnostics = new DiagnosticsRing();
+  readonly downloads: DownloadStore;
+  readonly pages = new Map<string, PageState>();
+  selectedPageId = "";
+  closed = false;
+  tracing: { timer: ReturnType<typeof setTimeout> } | undefined;
+
+  private pageCounter = 0;
+  private readonly ownPages = new WeakSet<Page>();
+  /** Pages the site opened (popups, new tabs) that no action result has reported yet. */
+  private readonly unreportedPages = new Set<string>();
+  private dialogPolicy: DialogPolicy | undefined;
+  private dialogSeq = 0;
+  private lastDialog: { seq: number; info: DialogInfo } | undefined;
+
+  private constructor(
+    readonly id: string,
+    readonly context: BrowserContext,
+    private readonly options: EngineSessionOptions,
+  ) {
+    this.downloads = new DownloadStore(options.downloadMaxBytes, (event) => this.diagnostics.push(event));
+  }
+
+  /** Wraps a connected context: registers its pages and makes sure one is selected. */
+  static async create(id: string, context: BrowserContext, options: EngineSessionOptions): Promise<EngineSession> {
+    const session = new EngineSession(id, context, options);
+    context.on("page", (page) => session.register(page));
+    context.on("close", () => {
+      session.closed = true;
+    });
+    for (const page of context.pages()) session.register(page);
+    if (session.pages.size === 0) await session.openPage();
+    const first = [...session.pages.values()][0];
+    if (first) session.selectedPageId = first.id;
+    return session;
+  }
+
+  /** Opens a page the agent asked for; it is selected. */
+  async openPage(): Promise<PageState> {
+    const page = await this.context.newPage();
+    this.ownPages.add(page);
+    const state = this.stateOf(page) ?? this.register(page);
+    this.unreportedPages.delete(state.id);
+    this.selectedPageId = state.id;
+    return state;
+  }
+
+  /** The selected page. */
+  selected(): PageState {
+    this.assertOpen();
+    const state = this.pages.get(this.selectedPageId);
+    if (!state) throw new NotFoundError(`Session ${this.id} has no selected page`);
+    return state;
+  }
+
+  /** A page by id. */
+  page(pageId: string): PageState {
+    this.assertOpen();
+    const state = this.pages.get(pageId);
+    if (!state) throw new NotFoundError(`Page ${pageId} does not exist in session ${this.id}; list pages with { op: "pages" }`);
+    return state;
+  }
+
+  assertOpen(): void {
+    if (this.closed) throw new SessionClosedError(`Session ${this.id} is closed`);
+  }
+
+  /** Counters to measure an action against. */
+  mark(): { dialogSeq: number } {
+    return { dialogSeq: this.dialogSeq };
+  }
+
+  /**
+   * Pages the site opened that no action result has reported yet; each is
+   * reported once, by the first action that ends after it appeared.
+   */
+  takeUnreportedPages(): PageState[] {
+    const pages = [...this.unreportedPages].flatMap((pageId) => this.pages.get(pageId) ?? []);
+    this.unreportedPages.clear();
+    return pages;
+  }
+
+  /** The dialog seen since `mark`, if any. */
+  dialogSince(dialogSeq: number): DialogInfo | undefined {
+    return this.lastDialog && this.lastDialog.seq > dialogSeq ? this.lastDialog.info : undefined;
+  }
+
+  async describe(state: PageState): Promise<PageInfo> {
+    return {
+      pageId: state.id,
+      url: sanitizeUrl(state.page.url()),
+      title: await safeTitle(state.page),
+      selected: state.id === this.selectedPageId,
+    };
+  }
+
+  /** Arms the one-shot dialog policy. */
+  setDialogPolicy(action: "accept" | "dismiss", timeoutMs: number, promptText?: string): number {
+    const expiresAt = Date.now() + timeoutMs;
+    this.dialogPolicy = { action, expiresAt, ...(promptText === undefined ? {} : { promptText }) };
+    return expiresAt;
+  }
+
+  private stateOf(page: Page): PageState | undefined {
+    for (const state of this.pages.values()) if (state.page === page) return state;
+    return undefined;
+  }
+
+  private register(page: Page): PageState {
+    const existing = this.stateOf(page);
+    if (existing) return existing;
+    const state: PageState = { id: `p${++this.pageCounter}`, page, navigations: 0 };
+    this.pages.set(state.id, state);
+    if (!this.ownPages.has(page) && this.selectedPageId !== "") this.unreportedPages.add(state.id);
+    page.on("framenavigated", (frame) => {
+      if (frame !== page.mainFrame()) return;
+      state.navigations++;
+      this.refs.invalidate(state.id, "the page navigated");
+      this.guard(state);
+    });
+    page.on("close", () => this.unregister(state));
+    page.on("dialog", (dialog) => void this.handleDialog(state, dialog));
+    page.on("download", (download: Download) => this.downloads.track(download, state.id));
+    page.on("console", (message) => {
+      // Chromium's own verbose hints ("[DOM] Input elements should have autocomplete…") are noise.
+      const type: string = message.type();
+      if (type === "debug" || type === "verbose") return;
+      this.diagnostics.push({
+        kind: "console",
+        level: message.type(),
+        pageId: state.id,
+        url: sanitizeUrl(message.location().url || page.url()),
+        ...(this.options.consoleText ? { text: message.text() } : {}),
+      });
+    });
+    page.on("pageerror", (error) => {
+      this.diagnostics.push({ kind: "pageerror", pageId: state.id, ...(this.options.consoleText ? { text: error.message } : {}) });
+    });
+    page.on("requestfailed", (request) => {
+      this.diagnostics.push({
+        kind: "request-failed",
+        pageId: state.id,
+        url: sanitizeUrl(request.url()),
+        text: request.failure()?.errorText ?? "failed",
+      });
+    });
+    page.on("response", (response) => {
+      if (response.status() >= 400) {
+        this.diagnostics.push({ kind: "response-error", pageId: state.id, url: sanitizeUrl(response.url()), status: response.status() });
+      }
+    });
+    this.guard(state);
+    return state;
+  }
+
+  private unregister(state: PageState): void {
+    this.pages.delete(state.id);
+    this.refs.invalidate(state.id, "the page was closed");
+    if (this.selectedPageId !== state.id) return;
+    const remaining = [...this.pages.values()];
+    const last = remaining[remaining.length - 1];
+    if (last) {
+      this.selectedPageId = last.id;
+    } else if (!this.closed) {
+      this.selectedPageId = "";
+      this.openPage().catch(() => undefined);
+    }
+  }
+
+  /** Closes popups that land on a non-web URL; sends other pages back to about:blank. */
+  private guard(state: PageState): void {
+    const url = state.page.url();
+    // Chromium shows its own error page after a failed navigation; that is not a navigation target.
+    const reason = url === "" || url.startsWith("chrome-error://") ? undefined : refusalReason(url);
+    if (reason === undefined) return;
+    if (!this.ownPages.has(state.page)) {
+      this.diagnostics.push({ kind: "popup-closed", pageId: state.id, url: sanitizeUrl(url), text: reason });
+      state.page.close().catch(() => undefined);
+      return;
+    }
+    this.diagnostics.push({ kind: "navigation-blocked", pageId: state.id, url: sanitizeUrl(url), text: reason });
+    state.page.goto("about:blank").catch(() => undefined);
+  }
+
+  private async handleDialog(state: PageState, dialog: Dialog): Promise<void> {
+    const policy = this.dialogPolicy;
+    const armed = policy !== undefined && policy.expiresAt > Date.now();
+    this.dialogPolicy = undefined;
+    const accept = armed && policy.action === "accept";
+    const info: DialogInfo = {
+      type: dialog.type() as DialogInfo["type"],
+      message: dialog.message().slice(0, limits.dialog.messageLength),
+      handled: accept ? "accepted" : "dismissed",
+      unexpected: !armed,
+    };
+    this.lastDialog = { seq: ++this.dialogSeq, info };
+    this.diagnostics.push({ kind: "dialog", pageId: state.id, level: info.type, text: info.handled });
+    try {
+      if (accept) await dialog.accept(policy.promptText);
+      else await dialog.dismiss();
+    } catch {
+      // The page went away with its dialog; nothing left to handle.
+    }
+  }
+}
+
+/** The page title, or "" while the page is between documents. */
+export async function safeTitle(page: Page): Promise<string> {
+  try {
+    return await page.title();
+  } catch {
+    return "";
+  }
+}

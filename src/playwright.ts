@@ -1,0 +1,12 @@
+/**
+ * station-browser-use/playwright: the Playwright engine and the local
+ * Chromium provider (Node, Deno, Bun).
+ */
+export { PlaywrightBrowserAdapter, type PlaywrightBrowserAdapterOptions } from "./engine/adapter.js";
+export {
+  createLocalProvider,
+  findChromium,
+  closedNetworkArgs,
+  type LocalProviderOptions,
+  type PlaywrightProvider,
+} from "./providers/local/index.js";

@@ -1,0 +1,36 @@
+import type { BrowserCommand, BrowserCommandInput, CommandOp } from "./commands.js";
+import type { OpenOptions } from "./open-options.js";
+import type { CommandResult } from "./results.js";
+
+/** An open browser session as the adapter hands it out. */
+export interface BrowserHandle {
+  /** The provider's session id. */
+  readonly id: string;
+  /** Name of the provider that runs it (`local`, `browserbase`, `steel`). */
+  readonly provider: string;
+  readonly openTag: string;
+  readonly profileId?: string;
+  readonly liveViewUrl?: string;
+}
+
+/** What an adapter can do. */
+export interface AdapterCapabilities {
+  provider: string;
+  /** Commands implemented now. */
+  ops: CommandOp[];
+  /** Commands in the protocol that this adapter refuses as not implemented yet. */
+  notImplemented: CommandOp[];
+  persistentProfiles: boolean;
+}
+
+/** The engine contract the session manager builds on. */
+export interface BrowserAdapter {
+  open(options?: OpenOptions, signal?: AbortSignal): Promise<BrowserHandle>;
+  execute<Command extends BrowserCommand | BrowserCommandInput>(
+    handle: BrowserHandle,
+    command: Command,
+    signal?: AbortSignal,
+  ): Promise<CommandResult<Command["op"]>>;
+  close(handle: BrowserHandle): Promise<void>;
+  capabilities(): AdapterCapabilities;
+}

@@ -1,0 +1,89 @@
+import { readFile } from "node:fs/promises";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { dirname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
+
+export interface FixtureServer {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  url(path: string): string;
+  close(): Promise<void>;
+  /** Requests seen, as "METHOD path". */
+  requests: string[];
+}
+
+type Route = (request: IncomingMessage, response: ServerResponse, url: URL) => void | Promise<void>;
+
+/** Dynamic routes next to the static files in test/fixtures. */
+const routes: Record<string, Route> = {
+  "/download": (_request, response, url) => {
+    const size = Number(url.searchParams.get("bytes") ?? "1024");
+    response.writeHead(200, {
+      "content-type": "application/octet-stream",
+      "content-disposition": `attachment; filename="${url.searchParams.get("name") ?? "data.bin"}"`,
+      "content-length": String(size),
+    });
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    let left = size;
+    while (left > 0) {
+      const part = chunk.subarray(0, Math.min(left, chunk.length));
+      response.write(part);
+      left -= part.length;
+    }
+    response.end();
+  },
+  "/status": (_request, response, url) => {
+    response.writeHead(Number(url.searchParams.get("code") ?? "200"), { "content-type": "text/html" });
+    response.end("<title>status</title><p>status page</p>");
+  },
+  "/slow": async (_request, response, url) => {
+    await new Promise((resolve) => setTimeout(resolve, Number(url.searchParams.get("ms") ?? "500")));
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end("<title>slow</title><p>slow page</p>");
+  },
+  "/set-cookie": (_request, response, url) => {
+    response.writeHead(200, {
+      "content-type": "text/html",
+      "set-cookie": `session=${url.searchParams.get("value") ?? "v"}; Path=/; Max-Age=86400`,
+    });
+    response.end("<title>cookie set</title>");
+  },
+  "/echo-cookie": (request, response) => {
+    response.writeHead(200, { "content-type": "text/html" });
+    response.end(`<title>cookie</title><p id="cookie">${request.headers.cookie ?? ""}</p>`);
+  },
+};
+
+/** Serves test/fixtures (and a few dynamic routes) on 127.0.0.1. */
+export async function startFixtureServer(): Promise<FixtureServer> {
+  const requests: string[] = [];
+  const server = createServer(async (request, response) => {
+    const url = new URL(request.url ?? "/", "http://127.0.0.1");
+    requests.push(`${request.method} ${url.pathname}`);
+    const route = routes[url.pathname];
+    if (route) return void (await route(request, response, url));
+    const path = normalize(join(fixtures, url.pathname === "/" ? "index.html" : url.pathname));
+    if (!path.startsWith(fixtures)) {
+      response.writeHead(403).end();
+      return;
+    }
+    try {
+      const body = await readFile(path);
+      const type = path.endsWith(".html") ? "text/html; charset=utf-8" : path.endsWith(".js") ? "text/javascript" : "application/octet-stream";
+      response.writeHead(200, { "content-type": type }).end(body);
+    } catch {
+      response.writeHead(404, { "content-type": "text/html" }).end("<title>not found</title>");
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    requests,
+    url: (path) => `${origin}${path}`,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,0 +1,140 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { ActionFailedError, NotImplementedError } from "../../src/errors.js";
+import type { BrowserHandle } from "../../src/protocol/adapter.js";
+import { imageSize } from "../../src/engine/screenshot.js";
+import { useBrowser } from "../helpers/browser.js";
+
+const browser = useBrowser();
+let handle: BrowserHandle;
+
+describe("observation (real Chromium)", () => {
+  beforeAll(async () => {
+    handle = await browser.open();
+  });
+
+  it("inspects bounded DOM metadata and never shows password or file values", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    await browser.adapter.execute(handle, { op: "fill", selector: "#user", value: "ada" });
+    await browser.adapter.execute(handle, { op: "fill", selector: "#pass", value: "hunter2-secret" });
+    const result = await browser.adapter.execute(handle, { op: "inspect" });
+    expect(result.coordinateSpace).toBe("css-pixels-main-viewport");
+    expect(result.viewport).toEqual({ width: 1280, height: 800 });
+    const user = result.elements.find((element) => element.id === "user");
+    expect(user).toMatchObject({ tag: "input", role: "textbox", name: "User name", value: "ada" });
+    const password = result.elements.find((element) => element.id === "pass");
+    expect(password).toMatchObject({ type: "password", name: "Password" });
+    expect(password).not.toHaveProperty("value");
+    expect(JSON.stringify(result)).not.toContain("hunter2-secret");
+    expect(result.elements.find((element) => element.id === "avatar")).not.toHaveProperty("value");
+
+    const bounded = await browser.adapter.execute(handle, { op: "inspect", maxElements: 3, maxTextLength: 5 });
+    expect(bounded.elements).toHaveLength(3);
+    expect(bounded.truncated).toBe(true);
+    expect(bounded.elements.every((element) => (element.name ?? "").length <= 5)).toBe(true);
+  });
+
+  it("inspects inside iframes with frame chains and main-viewport boxes", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    await browser.adapter.execute(handle, { op: "waitFor", text: "Pay", timeoutMs: 5000 }).catch(() => undefined);
+    const result = await browser.adapter.execute(handle, { op: "inspect", maxElements: 500 });
+    const pay = result.elements.find((element) => element.name === "Pay" || element.text === "Pay");
+    expect(pay?.frame).toEqual(["iframe#outer", "iframe#inner"]);
+    const outer = result.elements.find((element) => element.text === "Outer button");
+    expect(pay!.box.y).toBeGreaterThan(outer!.box.y);
+  });
+
+  it("takes agent and full accessibility snapshots, bounded and marked when cut", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    const agent = await browser.adapter.execute(handle, { op: "accessibility" });
+    expect(agent.mode).toBe("agent");
+    expect(agent.snapshot).toMatch(/Sign in/);
+    expect(agent.snapshot).toMatch(/\[ref=e\d+\]/);
+    expect(agent.bytes).toBe(new TextEncoder().encode(agent.snapshot).length);
+    const full = await browser.adapter.execute(handle, { op: "accessibility", mode: "full" });
+    expect(full.snapshot).toMatch(/button "Sign in" \[ref=e\d+\]/);
+    expect(agent.bytes).toBeLessThan(full.bytes);
+    const cut = await browser.adapter.execute(handle, { op: "accessibility", mode: "full", maxBytes: 1024 });
+    expect(cut.truncated).toBe(true);
+    expect(cut.bytes).toBeLessThanOrEqual(1024);
+    expect(cut.snapshot).toMatch(/truncated/);
+    const interactive = await browser.adapter.execute(handle, { op: "accessibility", interactiveOnly: true });
+    expect(interactive.snapshot).toMatch(/Sign in/);
+    expect(interactive.bytes).toBeLessThanOrEqual(agent.bytes);
+  });
+
+  it("takes PNG and JPEG viewport screenshots with their real size", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    const png = await browser.adapter.execute(handle, { op: "screenshot" });
+    expect(png).toMatchObject({ mimeType: "image/png", width: 1280, height: 800, scale: 1 });
+    expect(imageSize(Buffer.from(png.base64, "base64"))).toEqual({ width: 1280, height: 800 });
+    const jpeg = await browser.adapter.execute(handle, { op: "screenshot", format: "jpeg", quality: 50 });
+    expect(jpeg).toMatchObject({ mimeType: "image/jpeg", width: 1280, height: 800 });
+    expect(imageSize(Buffer.from(jpeg.base64, "base64"))).toEqual({ width: 1280, height: 800 });
+  });
+
+  it("downscales a larger viewport to fit 1280×800 and reports the scale", async () => {
+    const large = await browser.adapter.open({ viewport: { width: 1920, height: 1080 } });
+    await browser.adapter.execute(large, { op: "navigate", url: browser.server.url("/form.html") });
+    await browser.adapter.execute(large, { op: "scroll", deltaY: 300 });
+    const shot = await browser.adapter.execute(large, { op: "screenshot" });
+    expect(shot.width).toBeLessThanOrEqual(1280);
+    expect(shot.height).toBeLessThanOrEqual(800);
+    expect(shot.width).toBe(1280);
+    expect(shot.scale).toBeCloseTo(1280 / 1920, 2);
+    expect(imageSize(Buffer.from(shot.base64, "base64"))).toEqual({ width: shot.width, height: shot.height });
+    await browser.adapter.close(large);
+  });
+
+  it("returns page content, bounded", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    const content = await browser.adapter.execute(handle, { op: "content" });
+    expect(content.html).toContain("<h1>Fixture home</h1>");
+    expect(content.truncated).toBe(false);
+    const cut = await browser.adapter.execute(handle, { op: "content", maxBytes: 40 });
+    expect(cut.truncated).toBe(true);
+    expect(new TextEncoder().encode(cut.html).length).toBeLessThanOrEqual(40);
+  });
+
+  it("evaluates to JSON values and refuses the rest", async () => {
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "document.title" })).value).toBe("Fixture home");
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "({ a: [1, 'two', null], b: { c: true } })" })).value).toEqual({
+      a: [1, "two", null],
+      b: { c: true },
+    });
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "Promise.resolve(7)" })).value).toBe(7);
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "undefined" })).value).toBe(null);
+    const date = await browser.adapter.execute(handle, { op: "evaluate", expression: "({ when: new Date() })" }).catch((caught: unknown) => caught);
+    expect(date).toBeInstanceOf(ActionFailedError);
+    expect((date as Error).message).toMatch(/not JSON-compatible \(Date at \$\.when\)/);
+    await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "NaN" })).rejects.toThrow(/NaN at \$/);
+    await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "(() => { throw new Error('boom') })()" })).rejects.toThrow(/boom/);
+  });
+
+  it("keeps diagnostics: console text only when enabled, URLs sanitised", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html?secret=abc") });
+    await browser.adapter.execute(handle, { op: "click", selector: "#console-button" });
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/missing.html?token=xyz") });
+    const quiet = await browser.adapter.execute(handle, { op: "diagnostics" });
+    const consoleEvents = quiet.events.filter((event) => event.kind === "console");
+    expect(consoleEvents.length).toBeGreaterThanOrEqual(2);
+    expect(consoleEvents.every((event) => event.text === undefined)).toBe(true);
+    expect(quiet.events.some((event) => event.kind === "response-error" && event.status === 404 && event.url === browser.server.url("/missing.html"))).toBe(true);
+    expect(JSON.stringify(quiet)).not.toMatch(/secret=abc|token=xyz/);
+    const later = await browser.adapter.execute(handle, { op: "diagnostics", since: quiet.nextSeq });
+    expect(later.events).toEqual([]);
+
+    const chatty = await browser.adapter.open({ consoleText: true });
+    await browser.adapter.execute(chatty, { op: "navigate", url: browser.server.url("/form.html") });
+    await browser.adapter.execute(chatty, { op: "click", selector: "#console-button" });
+    const loud = await browser.adapter.execute(chatty, { op: "diagnostics" });
+    expect(loud.events.filter((event) => event.kind === "console").map((event) => event.text)).toEqual(["console says hi", "console error"]);
+    await browser.adapter.close(chatty);
+  });
+
+  it("refuses challenge detection as not implemented yet", async () => {
+    const error = await browser.adapter.execute(handle, { op: "challenge" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotImplementedError);
+    expect((error as Error).message).toMatch(/not implemented yet/);
+    expect(browser.adapter.capabilities().notImplemented).toEqual(["challenge"]);
+  });
+});

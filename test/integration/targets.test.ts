@@ -1,0 +1,137 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { AmbiguousTargetError, NotFoundError, StaleRefError } from "../../src/errors.js";
+import type { BrowserHandle } from "../../src/protocol/adapter.js";
+import { useBrowser } from "../helpers/browser.js";
+
+const browser = useBrowser();
+let handle: BrowserHandle;
+
+const log = async (selector = "#log") =>
+  (await browser.adapter.execute(handle, { op: "evaluate", expression: `document.querySelector(${JSON.stringify(selector)}).textContent` }))
+    .value;
+
+/** Pulls the ref of the first snapshot line that matches `pattern`. */
+function refOf(snapshot: string, pattern: RegExp): string {
+  const line = snapshot.split("\n").find((candidate) => pattern.test(candidate));
+  const ref = line && /\[ref=([a-z0-9]+)\]/.exec(line)?.[1];
+  if (!ref) throw new Error(`no ref for ${pattern} in:\n${snapshot}`);
+  return ref;
+}
+
+describe("targets (real Chromium)", () => {
+  beforeAll(async () => {
+    handle = await browser.open();
+  });
+
+  const load = () => browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+
+  it("finds elements by selector, role, text, label, placeholder and test id", async () => {
+    await load();
+    await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Save draft" } });
+    expect(await log()).toBe("save-3");
+    await browser.adapter.execute(handle, { op: "click", target: { by: "testId", value: "submit-order" } });
+    expect(await log()).toBe("order");
+    await browser.adapter.execute(handle, { op: "fill", target: { by: "label", value: "Email address" }, value: "a@b.c" });
+    await browser.adapter.execute(handle, { op: "fill", target: { by: "placeholder", value: "you@example.com" }, value: "x@y.z" });
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "document.querySelector('#email').value" })).value).toBe("x@y.z");
+    await browser.adapter.execute(handle, { op: "fill", target: { by: "label", value: "Code", exact: true }, value: "42" });
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "document.querySelector('#code').value" })).value).toBe("42");
+    await browser.adapter.execute(handle, { op: "click", target: { by: "text", value: "Order", exact: true } });
+    expect(await log()).toBe("order");
+  });
+
+  it("fails on ambiguity, saying how many matched, and honours nth", async () => {
+    await load();
+    const error = await browser.adapter
+      .execute(handle, { op: "click", target: { by: "role", role: "button", name: "Save", exact: true } })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AmbiguousTargetError);
+    expect((error as AmbiguousTargetError).count).toBe(2);
+    expect((error as Error).message).toMatch(/matched 2 elements/);
+    expect(await log()).toBe("");
+
+    await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Save", exact: true, nth: 1 } });
+    expect(await log()).toBe("save-2");
+    await expect(
+      browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Save", exact: true, nth: 5 } }),
+    ).rejects.toThrow(/matched 2 elements; nth 5 is out of range/);
+  });
+
+  it("reports a missing element clearly", async () => {
+    await load();
+    const error = await browser.adapter
+      .execute(handle, { op: "click", target: { by: "role", role: "button", name: "Nope" }, timeoutMs: 200 })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as Error).message).toMatch(/No element matches role button named "Nope"/);
+  });
+
+  it("pierces open shadow DOM", async () => {
+    await load();
+    await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Shadow action" } });
+    expect(await log()).toBe("shadow");
+    await browser.adapter.execute(handle, { op: "click", selector: "#shadow-button" });
+    expect(await log()).toBe("shadow");
+    await browser.adapter.execute(handle, { op: "fill", target: { by: "label", value: "Shadow field" }, value: "deep" });
+  });
+
+  it("acts through two nested iframes and a shadow root inside them", async () => {
+    await load();
+    const frame = ["#outer", "#inner"];
+    await browser.adapter.execute(handle, { op: "fill", target: { by: "label", value: "Card code", frame }, value: "1234" });
+    await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Pay", frame } });
+    const inner = await browser.adapter.execute(handle, {
+      op: "evaluate",
+      expression: "document.querySelector('#outer').contentDocument.querySelector('#inner').contentDocument.querySelector('#inner-log').textContent",
+    });
+    expect(inner.value).toBe("inner:1234");
+    await browser.adapter.execute(handle, { op: "click", target: { by: "text", value: "Inner shadow", frame } });
+    const shadow = await browser.adapter.execute(handle, {
+      op: "evaluate",
+      expression: "document.querySelector('#outer').contentDocument.querySelector('#inner').contentDocument.querySelector('#inner-log').textContent",
+    });
+    expect(shadow.value).toBe("inner-shadow");
+    await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Outer button", frame: ["#outer"] } });
+  });
+
+  it("resolves refs from the latest snapshot, including frame-qualified ones", async () => {
+    await load();
+    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility" });
+    await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: refOf(snapshot, /button "Save draft"/) } });
+    expect(await log()).toBe("save-3");
+    const payRef = refOf(snapshot, /button "Pay"/);
+    expect(payRef).toMatch(/^f\d+e\d+$/);
+    await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: payRef } });
+  });
+
+  it("refuses a ref from an older snapshot, never re-matching it", async () => {
+    await load();
+    const first = await browser.adapter.execute(handle, { op: "accessibility" });
+    const oldRef = refOf(first.snapshot, /button "Save draft"/);
+    const second = await browser.adapter.execute(handle, { op: "accessibility" });
+    const newRef = refOf(second.snapshot, /button "Save draft"/);
+    expect(newRef).not.toBe(oldRef);
+    const error = await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: oldRef } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StaleRefError);
+    expect((error as Error).message).toMatch(/newer accessibility snapshot/);
+    expect(await log()).toBe("");
+    await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: newRef } });
+    expect(await log()).toBe("save-3");
+  });
+
+  it("refuses a ref after the page navigated", async () => {
+    await load();
+    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility" });
+    const ref = refOf(snapshot, /button "Save draft"/);
+    await load();
+    const error = await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(StaleRefError);
+    expect((error as Error).message).toMatch(/navigated/);
+    expect(await log()).toBe("");
+  });
+
+  it("refuses a ref that was never issued", async () => {
+    await load();
+    await expect(browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: "e999999" } })).rejects.toBeInstanceOf(NotFoundError);
+  });
+});

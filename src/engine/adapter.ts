@@ -1,6 +1,6 @@
 import { ActionFailedError, NotFoundError } from "../errors.js";
 import type { AdapterCapabilities, BrowserAdapter, BrowserHandle } from "../protocol/adapter.js";
-import { commandOps, type BrowserCommand, type BrowserCommandInput, type CommandOp } from "../protocol/commands.js";
+import { commandOps, isObservationCommand, type BrowserCommand, type BrowserCommandInput, type CommandOp } from "../protocol/commands.js";
 import { limits } from "../protocol/limits.js";
 import { OpenOptionsSchema, type OpenOptions } from "../protocol/open-options.js";
 import { parseCommand, parseWith } from "../protocol/parse.js";
@@ -11,6 +11,7 @@ import { fileHandlers } from "./commands/files.js";
 import { interactionHandlers } from "./commands/interaction.js";
 import { navigationHandlers } from "./commands/navigation.js";
 import { observationHandlers } from "./commands/observation.js";
+import { withDeadline } from "./deadline.js";
 import { toStationError } from "./playwright-errors.js";
 import { EngineSession } from "./session.js";
 
@@ -22,6 +23,33 @@ export interface PlaywrightBrowserAdapterOptions {
   downloadMaxBytes?: number;
   /** Time given to popups and dialogs to surface after an action (ms, default 50). */
   settleMs?: number;
+  /**
+   * Extra time past a command's own timeout before the watchdog cuts it off
+   * (ms, default 5000). A mutating command cut off is reported as outcome unknown.
+   */
+  watchdogGraceMs?: number;
+}
+
+/** The time a command may take by its own timeouts. */
+function commandBudgetMs(command: BrowserCommand): number {
+  const own = "timeoutMs" in command ? command.timeoutMs : undefined;
+  switch (command.op) {
+    case "navigate":
+    case "back":
+    case "forward":
+    case "reload":
+    case "newPage":
+      return own ?? limits.navigationTimeoutDefaultMs;
+    case "waitFor":
+      return own ?? limits.waitFor.timeoutDefaultMs;
+    case "dialog":
+      return limits.actionTimeoutDefaultMs;
+    case "drag":
+      // Two targets are resolved, each within the timeout, then the drag itself.
+      return 3 * (own ?? limits.actionTimeoutDefaultMs);
+    default:
+      return own ?? limits.actionTimeoutDefaultMs;
+  }
 }
 
 const handlers: { [Op in CommandOp]: CommandHandler<Op> } = {
@@ -55,11 +83,13 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
   private readonly sessions = new Map<string, EngineSession>();
   private readonly downloadMaxBytes: number;
   private readonly settleMs: number;
+  private readonly watchdogGraceMs: number;
 
   constructor(options: PlaywrightBrowserAdapterOptions = {}) {
     this.provider = options.provider ?? createLocalProvider();
     this.downloadMaxBytes = Math.min(options.downloadMaxBytes ?? limits.downloads.fileBytes, limits.downloads.fileBytes);
     this.settleMs = options.settleMs ?? 50;
+    this.watchdogGraceMs = options.watchdogGraceMs ?? 5000;
   }
 
   /** Opens a browser session. */
@@ -108,8 +138,14 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
     if (signal?.aborted) throw new ActionFailedError(`${parsed.op}: cancelled before it started`);
     const context: CommandContext = { session, signal, settleMs: this.settleMs };
     const handler = handlers[parsed.op] as CommandHandler<CommandOp>;
+    const watch = {
+      op: parsed.op,
+      mutating: !isObservationCommand(parsed),
+      budgetMs: commandBudgetMs(parsed) + this.settleMs + this.watchdogGraceMs,
+      signal,
+    };
     try {
-      return (await handler(context, parsed as never)) as CommandResult<Command["op"]>;
+      return (await withDeadline(handler(context, parsed as never), watch)) as CommandResult<Command["op"]>;
     } catch (error) {
       throw toStationError(error, parsed.op);
     }

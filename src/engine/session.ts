@@ -60,6 +60,8 @@ export class EngineSession {
   /** Wraps a connected context: registers its pages and makes sure one is selected. */
   static async create(id: string, context: BrowserContext, options: EngineSessionOptions): Promise<EngineSession> {
     const session = new EngineSession(id, context, options);
+    context.setDefaultTimeout(limits.actionTimeoutDefaultMs);
+    context.setDefaultNavigationTimeout(limits.navigationTimeoutDefaultMs);
     context.on("page", (page) => session.register(page));
     context.on("close", () => {
       session.closed = true;

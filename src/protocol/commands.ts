@@ -159,7 +159,7 @@ export const commandSchemas = {
     quality: v.optional(integerIn(1, 100)),
   }),
   content: plain("content", { maxBytes: v.optional(integerIn(1, limits.contentBytes)) }),
-  evaluate: plain("evaluate", { expression: nonEmptyString(limits.expressionLength, "expression") }),
+  evaluate: plain("evaluate", { expression: nonEmptyString(limits.expressionLength, "expression"), timeoutMs: actionTimeout }),
   diagnostics: plain("diagnostics", {
     since: v.optional(integerIn(0, Number.MAX_SAFE_INTEGER)),
   }),

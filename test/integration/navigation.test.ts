@@ -103,6 +103,21 @@ describe("navigation (real Chromium)", () => {
     await browser.adapter.close(handle);
   });
 
+  it("sends a page that navigates itself to a refused URL back to about:blank", async () => {
+    const handle = await browser.open();
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    const withCredentials = browser.server.url("/second.html").replace("http://", "http://user:pw@");
+    await browser.adapter.execute(handle, { op: "evaluate", expression: `location.href = ${JSON.stringify(withCredentials)}, true` });
+    await expect
+      .poll(async () => (await browser.adapter.execute(handle, { op: "pages" })).pages[0]?.url, { timeout: 5000 })
+      .toBe("about:blank");
+    const { events } = await browser.adapter.execute(handle, { op: "diagnostics" });
+    const blocked = events.find((event) => event.kind === "navigation-blocked");
+    expect(blocked).toMatchObject({ url: browser.server.url("/second.html"), text: "URLs with embedded credentials are not allowed" });
+    expect(JSON.stringify(events)).not.toContain("user:pw");
+    await browser.adapter.close(handle);
+  });
+
   it("reports a failed navigation without the query string", async () => {
     const handle = await browser.open();
     const error = await browser.adapter

@@ -10,6 +10,7 @@ async function goto(page: Page, url: string, waitUntil: WaitUntil, timeout: numb
   try {
     await page.goto(url, { waitUntil, timeout, ...(signal ? { signal } : {}) });
   } catch (error) {
+    if (signal?.aborted) throw error;
     const message = error instanceof Error ? error.message : String(error);
     const reason = /net::[A-Z_]+/.exec(message)?.[0] ?? (/Timeout \d+ms exceeded/.exec(message)?.[0] ?? "navigation failed");
     // Playwright's message repeats the full URL; ours names it without query or credentials.

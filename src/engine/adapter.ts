@@ -135,6 +135,7 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
     const session = this.sessions.get(handle.id);
     if (!session) throw new NotFoundError(`Browser session ${handle.id} is not open`);
     session.assertOpen();
+    await session.ready();
     if (signal?.aborted) throw new ActionFailedError(`${parsed.op}: cancelled before it started`);
     const context: CommandContext = { session, signal, settleMs: this.settleMs };
     const handler = handlers[parsed.op] as CommandHandler<CommandOp>;

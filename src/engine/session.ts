@@ -46,6 +46,8 @@ export class EngineSession {
   /** Pages the site opened (popups, new tabs) that no action result has reported yet. */
   private readonly unreportedPages = new Set<string>();
   private dialogPolicy: DialogPolicy | undefined;
+  /** A blank page being opened because the last one closed. */
+  private replacement: Promise<void> | undefined;
   private dialogSeq = 0;
   private lastDialog: { seq: number; info: DialogInfo } | undefined;
 
@@ -71,6 +73,11 @@ export class EngineSession {
     const first = [...session.pages.values()][0];
     if (first) session.selectedPageId = first.id;
     return session;
+  }
+
+  /** Waits for a replacement page, if the last page just closed. */
+  async ready(): Promise<void> {
+    await this.replacement;
   }
 
   /** Opens a page the agent asked for; it is selected. */
@@ -200,8 +207,16 @@ export class EngineSession {
     if (last) {
       this.selectedPageId = last.id;
     } else if (!this.closed) {
+      // The last page closed (by the agent or by the site): keep the session usable with a blank one.
       this.selectedPageId = "";
-      this.openPage().catch(() => undefined);
+      const replacement = this.openPage().then(
+        () => undefined,
+        () => undefined,
+      );
+      this.replacement = replacement;
+      void replacement.then(() => {
+        if (this.replacement === replacement) this.replacement = undefined;
+      });
     }
   }
 

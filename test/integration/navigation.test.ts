@@ -128,3 +128,35 @@ describe("navigation (real Chromium)", () => {
     await browser.adapter.close(handle);
   });
 });
+
+describe("closing the last page", () => {
+  it("leaves the session usable on a fresh blank page", async () => {
+    const handle = await browser.open();
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    const closed = await browser.adapter.execute(handle, { op: "closePage" });
+    expect(closed.url).toBe("about:blank");
+    const pages = await browser.adapter.execute(handle, { op: "pages" });
+    expect(pages.pages).toHaveLength(1);
+    expect(pages.selectedPageId).toBe(pages.pages[0]!.pageId);
+    expect(pages.selectedPageId).not.toBe("p1");
+    const again = await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/second.html") });
+    expect(again.title).toBe("Second page");
+    await browser.adapter.close(handle);
+  });
+
+  it("also when the site closes its own last page", async () => {
+    const handle = await browser.open();
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    await browser.adapter.execute(handle, { op: "click", selector: "#window-open" });
+    await expect.poll(async () => (await browser.adapter.execute(handle, { op: "pages" })).pages.length).toBe(2);
+    await browser.adapter.execute(handle, { op: "closePage", pageId: "p1" });
+    const { selectedPageId } = await browser.adapter.execute(handle, { op: "pages" });
+    expect(selectedPageId).toBe("p2");
+    // Scripts may close windows they opened: the popup closes itself, the last page of the session.
+    await browser.adapter.execute(handle, { op: "evaluate", expression: "window.close(), true" }).catch(() => undefined);
+    await expect.poll(async () => (await browser.adapter.execute(handle, { op: "pages" })).pages.map((page) => page.url)).toEqual(["about:blank"]);
+    const again = await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/second.html") });
+    expect(again.title).toBe("Second page");
+    await browser.adapter.close(handle);
+  });
+});

@@ -61,16 +61,19 @@ const sectionRoles = new Set([
 /** Sections that only count as sections when they have a name (otherwise flattened). */
 const namedOnlySectionRoles = new Set(["group", "region", "tabpanel"]);
 
-/** Sections whose text is always shown (messages the model must not miss). */
+/** Sections whose text has its own budget (messages the model must not miss). */
 const messageRoles = new Set(["alert", "alertdialog", "status"]);
 
+/** Sections whose text gets the first claim on the prose budget (where the task usually is). */
+const focusRoles = new Set(["main", "form", "dialog", "alertdialog", "search"]);
+
 /** Longest accessible name, label or heading printed, in UTF-16 units. */
-export const nameLength = 100;
+export const nameLength = 80;
 /** Longest text run printed. */
 export const textLength = 80;
 const valueLength = 60;
 const placeholderLength = 40;
-const urlLength = 60;
+const urlLength = 48;
 const sectionNameLength = 60;
 /** Options of a native select listed by name; the rest are counted. */
 export const listedOptions = 8;
@@ -109,13 +112,16 @@ export interface HeadingItem {
   text: string;
 }
 
-/** A run of static text (or an image's name), subject to the prose budget unless `priority`. */
+/** A run of static text (or an image's name). */
 export interface TextItem {
   kind: "text";
   level: number;
   text: string;
   image: boolean;
-  priority: boolean;
+  /** Inside an alert or status message. */
+  message: boolean;
+  /** Inside main content, a form or a dialog. */
+  focus: boolean;
 }
 
 /** One entry of the flat item list. */
@@ -123,8 +129,10 @@ export type AgentItem = SectionItem | ElementItem | HeadingItem | TextItem;
 
 interface WalkContext {
   items: AgentItem[];
-  /** Text inside alerts and status messages is always kept. */
-  priority: boolean;
+  /** Inside an alert or status message. */
+  message: boolean;
+  /** Inside main content, a form or a dialog. */
+  focus: boolean;
   /** Text already shown by an enclosing line (a heading's own text) is not repeated. */
   quiet: boolean;
 }
@@ -136,7 +144,7 @@ interface WalkContext {
  * const items = collectAgentItems(readAriaNodes(json));
  */
 export function collectAgentItems(nodes: readonly AriaNode[]): AgentItem[] {
-  const context: WalkContext = { items: [], priority: false, quiet: false };
+  const context: WalkContext = { items: [], message: false, focus: false, quiet: false };
   walkChildren(nodes, 0, context);
   return context.items;
 }
@@ -159,7 +167,11 @@ function walkNode(node: AriaNode, level: number, context: WalkContext): void {
   const name = collapseText(node.name ?? "");
   if (sectionRoles.has(node.role) || (namedOnlySectionRoles.has(node.role) && name !== "")) {
     context.items.push({ kind: "section", level, role: node.role, name: clipText(name, sectionNameLength) });
-    const inner = messageRoles.has(node.role) ? { ...context, priority: true } : context;
+    const inner = {
+      ...context,
+      message: context.message || messageRoles.has(node.role),
+      focus: context.focus || focusRoles.has(node.role),
+    };
     if (node.text !== undefined) addText(node.text, level + 1, false, inner);
     walkChildren(node.children ?? [], level + 1, inner);
     return;
@@ -179,7 +191,7 @@ function addText(raw: string, level: number, image: boolean, context: WalkContex
   if (context.quiet) return;
   const text = collapseText(raw);
   if (!text) return;
-  context.items.push({ kind: "text", level, text: clipText(text, textLength), image, priority: context.priority });
+  context.items.push({ kind: "text", level, text, image, message: context.message, focus: context.focus });
 }
 
 function addHeading(node: AriaNode, level: number, context: WalkContext): void {
@@ -194,7 +206,7 @@ function addHeading(node: AriaNode, level: number, context: WalkContext): void {
     if (element?.kind === "element") element.headingLevel = headingLevel;
     return;
   }
-  if (text) context.items.push({ kind: "heading", level, headingLevel, text });
+  if (text && !context.quiet) context.items.push({ kind: "heading", level, headingLevel, text });
   if (interactive.length) walkChildren(node.children ?? [], level, { ...context, quiet: true });
 }
 
@@ -214,7 +226,8 @@ function addElement(node: AriaNode & { ref: string }, level: number, context: Wa
     item.options = { names: summary.slice(0, listedOptions).map((option) => option.name), total: summary.length };
   }
   if (node.placeholder) item.placeholder = clipText(collapseText(node.placeholder), placeholderLength);
-  if (!item.label && !item.placeholder && node.url && !/^\s*javascript:/i.test(node.url)) {
+  // An unnamed link's URL is its only hint, except for in-page anchors and script URLs.
+  if (!item.label && !item.placeholder && !opens && node.url && !/^\s*(?:#|javascript:)/i.test(node.url)) {
     item.url = clipText(collapseText(node.url), urlLength);
   }
   context.items.push(item);
@@ -226,7 +239,16 @@ function elementLabel(node: AriaNode): string {
   const name = collapseText(node.name ?? "");
   if (name) return clipText(name, nameLength);
   if (valueRoles.has(node.role)) return "";
-  return clipText(contentText(node), textLength);
+  return clipText(undoubled(contentText(node)), textLength);
+}
+
+/** `"Argentina Argentina"` (an image's name next to the same caption) becomes `"Argentina"`. */
+function undoubled(text: string): string {
+  const half = (text.length - 1) / 2;
+  if (Number.isInteger(half) && half > 0 && text[half] === " " && text.slice(0, half) === text.slice(half + 1)) {
+    return text.slice(0, half);
+  }
+  return text;
 }
 
 /** Text of a subtree, interactive descendants excluded, whitespace collapsed. */

@@ -67,6 +67,7 @@ export const navigationHandlers: CommandHandlers<
     const state = command.pageId === undefined ? session.selected() : session.page(command.pageId);
     return runAction(context, async () => {
       await state.page.close();
+      await session.ready();
     });
   },
 };

@@ -1,4 +1,4 @@
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { ValidationError } from "../../errors.js";
 import { limits } from "../../protocol/limits.js";
 import { actionTimeout, runAction, type CommandContext, type CommandHandlers } from "../command-context.js";
@@ -10,6 +10,23 @@ const withSignal = (context: CommandContext) => (context.signal ? { signal: cont
 
 function locateIn(context: CommandContext, state: PageState, target: Target, command: { timeoutMs?: number | undefined }) {
   return resolveTarget(context.session, state, target, actionTimeout(command));
+}
+
+/** Options every locator action takes: its timeout and the caller's signal. */
+interface LocatorActionOptions {
+  timeout: number;
+  signal?: AbortSignal;
+}
+
+/** An action on the command's one target, run and reported by {@link runAction}. */
+function onTarget<Command extends { target: Target; timeoutMs?: number | undefined }>(
+  act: (locator: Locator, options: LocatorActionOptions, command: Command) => Promise<unknown>,
+) {
+  return (context: CommandContext, command: Command) =>
+    runAction(context, async (state) => {
+      const locator = await locateIn(context, state, command.target, command);
+      await act(locator, { timeout: actionTimeout(command), ...withSignal(context) }, command);
+    });
 }
 
 /** Refuses points outside the main viewport (CSS pixels). */
@@ -56,23 +73,16 @@ export const interactionHandlers: CommandHandlers<
   | "dragCoordinates"
   | "dialog"
 > = {
-  click: (context, command) =>
-    runAction(context, async (state) => {
-      const locator = await locateIn(context, state, command.target, command);
-      await locator.click({
-        timeout: actionTimeout(command),
-        ...(command.button ? { button: command.button } : {}),
-        ...(command.clickCount ? { clickCount: command.clickCount } : {}),
-        ...(command.modifiers ? { modifiers: command.modifiers } : {}),
-        ...withSignal(context),
-      });
+  click: onTarget((locator, options, command) =>
+    locator.click({
+      ...options,
+      ...(command.button ? { button: command.button } : {}),
+      ...(command.clickCount ? { clickCount: command.clickCount } : {}),
+      ...(command.modifiers ? { modifiers: command.modifiers } : {}),
     }),
+  ),
 
-  fill: (context, command) =>
-    runAction(context, async (state) => {
-      const locator = await locateIn(context, state, command.target, command);
-      await locator.fill(command.value, { timeout: actionTimeout(command), ...withSignal(context) });
-    }),
+  fill: onTarget((locator, options, command) => locator.fill(command.value, options)),
 
   type: (context, command) =>
     runAction(context, async (state) => {
@@ -106,29 +116,10 @@ export const interactionHandlers: CommandHandlers<
     return { ...result, selected };
   },
 
-  check: (context, command) =>
-    runAction(context, async (state) => {
-      const locator = await locateIn(context, state, command.target, command);
-      await locator.check({ timeout: actionTimeout(command), ...withSignal(context) });
-    }),
-
-  uncheck: (context, command) =>
-    runAction(context, async (state) => {
-      const locator = await locateIn(context, state, command.target, command);
-      await locator.uncheck({ timeout: actionTimeout(command), ...withSignal(context) });
-    }),
-
-  hover: (context, command) =>
-    runAction(context, async (state) => {
-      const locator = await locateIn(context, state, command.target, command);
-      await locator.hover({ timeout: actionTimeout(command), ...withSignal(context) });
-    }),
-
-  focus: (context, command) =>
-    runAction(context, async (state) => {
-      const locator = await locateIn(context, state, command.target, command);
-      await locator.focus({ timeout: actionTimeout(command), ...withSignal(context) });
-    }),
+  check: onTarget((locator, options) => locator.check(options)),
+  uncheck: onTarget((locator, options) => locator.uncheck(options)),
+  hover: onTarget((locator, options) => locator.hover(options)),
+  focus: onTarget((locator, options) => locator.focus(options)),
 
   scroll: (context, command) =>
     runAction(context, async (state) => {

@@ -1,13 +1,11 @@
+import type { Page } from "playwright-core";
 import { limits } from "../protocol/limits.js";
 import type { CommandOf } from "../protocol/commands.js";
 import type { AccessibilityResult } from "../protocol/results.js";
-import { truncateUtf8 } from "./diagnostics-ring.js";
-import { renderAgentForm } from "./aria-shim.js";
+import { renderAgentForm } from "./aria/agent-form.js";
+import { renderFullForm } from "./aria/full-form.js";
+import { hideValues, refsWithValues } from "./aria/hide-values.js";
 import type { EngineSession, PageState } from "./session.js";
-
-const refInText = /\[ref=((?:f\d+)?e\d+)\]/g;
-/** Bytes kept free for the truncation marker. */
-const truncationMarkerRoom = 96;
 
 /** The ref of the first node of a snapshot (the main frame's root). */
 function firstRef(nodes: unknown): string | undefined {
@@ -17,10 +15,29 @@ function firstRef(nodes: unknown): string | undefined {
 }
 
 /**
+ * Refs of password inputs among the fields that show a value. Refs resolve
+ * against the latest snapshot, which is the one just taken.
+ */
+async function passwordRefs(page: Page, nodes: unknown): Promise<Set<string>> {
+  const candidates = refsWithValues(nodes);
+  const verdicts = await Promise.all(
+    candidates.map((ref) =>
+      page
+        .getByRef(ref)
+        .evaluate((element) => element instanceof HTMLInputElement && element.type === "password", undefined, { timeout: 2000 })
+        // A field we cannot check is treated as secret.
+        .catch(() => true),
+    ),
+  );
+  return new Set(candidates.filter((_ref, index) => verdicts[index]));
+}
+
+/**
  * Takes an ARIA snapshot of a page with refs. `agent` (default) is the compact
- * form built for models; `full` is Playwright's AI snapshot. Either way the
- * refs are renamed to fresh, session-unique ids, so refs of any older snapshot
- * of the page go stale.
+ * form built for models; `full` is Playwright's AI snapshot. Both are rendered
+ * from the snapshot's JSON, so only real refs are renamed (page text cannot
+ * forge one), password values read `(hidden)`, and every snapshot issues
+ * fresh session-unique refs, so refs of any older snapshot of the page go stale.
  */
 export async function snapshotAccessibility(
   session: EngineSession,
@@ -31,20 +48,19 @@ export async function snapshotAccessibility(
   const maxBytes = command.maxBytes ?? limits.accessibility.bytesDefault;
   const depth = command.depth ?? limits.accessibility.depthDefault;
   const boxes = command.boxes ?? false;
-  if (mode === "agent") {
-    const nodes = await state.page.ariaSnapshotJSON({ mode: "ai", boxes, timeout: limits.actionTimeoutDefaultMs });
-    const { mapRef, commit } = session.refs.beginSnapshot(state.id, firstRef(nodes));
-    const rendered = renderAgentForm(nodes, { interactiveOnly: command.interactiveOnly ?? false, depth, maxBytes, boxes, mapRef });
-    commit();
-    return { snapshot: rendered.snapshot, truncated: rendered.truncated, bytes: rendered.bytes, mode, pageId: state.id };
-  }
-  const text = await state.page.ariaSnapshot({ mode: "ai", boxes, depth, timeout: limits.actionTimeoutDefaultMs });
-  const { mapRef, commit } = session.refs.beginSnapshot(state.id, /\[ref=((?:f\d+)?e\d+)\]/.exec(text)?.[1]);
-  // `interactiveOnly` shapes the agent form only; the full form is Playwright's, cut to size.
-  const renamed = text.replace(refInText, (_match, playwrightRef: string) => `[ref=${mapRef(playwrightRef)}]`);
+  // The agent form limits depth itself (it flattens containers first); the full form is Playwright's tree cut at depth.
+  const raw = await state.page.ariaSnapshotJSON({
+    mode: "ai",
+    boxes,
+    ...(mode === "full" ? { depth } : {}),
+    timeout: limits.actionTimeoutDefaultMs,
+  });
+  const nodes = hideValues(raw, await passwordRefs(state.page, raw));
+  const { mapRef, commit } = session.refs.beginSnapshot(state.id, firstRef(raw));
+  const rendered =
+    mode === "agent"
+      ? renderAgentForm(nodes, { interactiveOnly: command.interactiveOnly ?? false, depth, maxBytes, boxes, mapRef })
+      : renderFullForm(nodes, { maxBytes, mapRef });
   commit();
-  const cut = truncateUtf8(renamed, maxBytes - truncationMarkerRoom);
-  const snapshot = cut.text;
-  const marked = cut.truncated ? `${snapshot}\n[truncated: ${cut.bytes} bytes in full; take a smaller depth or use mode "agent"]` : snapshot;
-  return { snapshot: marked, truncated: cut.truncated, bytes: new TextEncoder().encode(marked).length, mode, pageId: state.id };
+  return { snapshot: rendered.snapshot, truncated: rendered.truncated, bytes: rendered.bytes, mode, pageId: state.id };
 }

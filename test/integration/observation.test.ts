@@ -62,6 +62,18 @@ describe("observation (real Chromium)", () => {
     expect(interactive.bytes).toBeLessThanOrEqual(agent.bytes);
   });
 
+  it("never shows password values in either accessibility form", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    await browser.adapter.execute(handle, { op: "fill", selector: "#user", value: "visible-user" });
+    await browser.adapter.execute(handle, { op: "fill", selector: "#pass", value: "hunter2-secret" });
+    for (const mode of ["agent", "full"] as const) {
+      const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility", mode });
+      expect(snapshot).toContain("visible-user");
+      expect(snapshot).toContain("(hidden)");
+      expect(snapshot).not.toContain("hunter2-secret");
+    }
+  });
+
   it("takes PNG and JPEG viewport screenshots with their real size", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
     const png = await browser.adapter.execute(handle, { op: "screenshot" });

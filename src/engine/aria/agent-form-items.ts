@@ -14,6 +14,7 @@ const interactiveRoles = new Set([
   "button",
   "checkbox",
   "combobox",
+  "gridcell",
   "link",
   "listbox",
   "menuitem",
@@ -149,9 +150,14 @@ export function collectAgentItems(nodes: readonly AriaNode[]): AgentItem[] {
   return context.items;
 }
 
-/** Whether the node is printed as an element with its ref. */
+/**
+ * Whether the node is printed as an element with its ref: an interactive role,
+ * a pointer cursor, or a named generic (a `<summary>`, or a `<div>` someone
+ * gave an `aria-label` — generics are not otherwise named).
+ */
 export function isInteractive(node: AriaNode): node is AriaNode & { ref: string } {
-  return node.ref !== undefined && (interactiveRoles.has(node.role) || node.cursor === "pointer");
+  if (node.ref === undefined) return false;
+  return interactiveRoles.has(node.role) || node.cursor === "pointer" || (node.role === "generic" && !!node.name);
 }
 
 function walkChildren(children: readonly AriaChild[], level: number, context: WalkContext): void {
@@ -212,15 +218,16 @@ function addHeading(node: AriaNode, level: number, context: WalkContext): void {
 
 function addElement(node: AriaNode & { ref: string }, level: number, context: WalkContext): void {
   const children = node.children ?? [];
-  const refOptions = collectOptions(node, false);
-  const summary = node.role === "combobox" || node.role === "listbox" ? collectOptions(node, true) : [];
+  const selectLike = node.role === "combobox" || node.role === "listbox";
+  // A native select's options have no refs: they are listed by name. Options with refs are elements of their own.
+  const summary = selectLike && !collectOptions(node, false).length ? collectOptions(node, true) : [];
   const opens = hasInteractiveDescendant(children);
   const item: ElementItem = { kind: "element", level, node, ref: node.ref, label: elementLabel(node), opens };
   if (valueRoles.has(node.role) && node.text !== undefined) {
     const value = collapseText(node.text);
     if (value) item.value = clipText(value, valueLength);
   }
-  if (summary.length && !refOptions.length) {
+  if (summary.length) {
     const selected = summary.filter((option) => option.selected).map((option) => option.name);
     if (selected.length && item.value === undefined) item.value = clipText(selected.join(", "), valueLength);
     item.options = { names: summary.slice(0, listedOptions).map((option) => option.name), total: summary.length };

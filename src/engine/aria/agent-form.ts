@@ -17,11 +17,16 @@
  *  link "Terms" [ref=e8]
  * … 12 more text lines not shown
  * ```
- * - `role "label" [flags] key="value"… [ref=R]` is an element; `[ref=R]` is
- *   the only ref marker and never appears inside a quoted string, because
- *   every page-controlled string is JSON-quoted.
+ * - `role "label" [flags] key="value"… [ref=R]` is an element (with
+ *   `boxes`, followed by `[box=x,y,width,height]`); `[ref=R]` is the only ref
+ *   marker and never appears inside a quoted string, because every
+ *   page-controlled string is JSON-quoted. Flags: `[checked]`,
+ *   `[checked=mixed]`, `[pressed]`, `[selected]`, `[expanded]`, `[disabled]`,
+ *   `[invalid]`, `[focused]`; keys: `value`, `placeholder`, `url` (unnamed
+ *   links only).
  * - `role "name":` opens a section (landmark, form, dialog, iframe, menu…);
- *   an element ending in `:` has interactive children one level deeper.
+ *   an element ending in `:` has interactive children one level deeper. At
+ *   the depth limit the line ends with `… N more lines deeper` instead.
  * - `h1`…`h6 "text"` is a heading; a heading made of one link or button is
  *   printed as `h2 link "text" [ref=R]`.
  * - A bare `"text"` line is static text; `img "name"` an image's name.
@@ -45,8 +50,6 @@ export interface AgentFormOptions {
   boxes: boolean;
   /** Renames a Playwright ref for output; called once per printed ref, in output order, and only for printed refs. */
   mapRef: (playwrightRef: string) => string;
-  /** Playwright refs of fields whose value must not be printed (password inputs). */
-  secretRefs?: ReadonlySet<string>;
 }
 
 /** The rendered agent form. */
@@ -128,12 +131,14 @@ function selectItems(collected: readonly AgentItem[], options: AgentFormOptions)
     if (item.kind !== "text" || label[index]) return;
     if (!item.message || !messages.take(item.text)) prose.push(index);
   });
-  // Text in main content, forms and dialogs claims the prose budget first, then the rest, each in document order.
-  const isFocus = (index: number) => {
+  // Text in main content, forms and dialogs claims the prose budget first, then other text, then
+  // image names, each in document order.
+  const rank = (index: number) => {
     const item = items[index];
-    return item?.kind === "text" && item.focus;
+    if (item?.kind !== "text") return 1;
+    return item.image ? 2 : item.focus ? 0 : 1;
   };
-  const ordered = [...prose.filter(isFocus), ...prose.filter((index) => !isFocus(index))];
+  const ordered = [0, 1, 2].flatMap((wanted) => prose.filter((index) => rank(index) === wanted));
   const budget = new Budget(proseBudgetBytes);
   let omittedText = 0;
   for (const index of ordered) {
@@ -264,7 +269,7 @@ function renderElement(item: ElementItem, options: AgentFormOptions, opens: bool
   if (node.disabled) head += " [disabled]";
   if (node.invalid) head += " [invalid]";
   if (node.active) head += " [focused]";
-  if (item.value !== undefined) head += options.secretRefs?.has(item.ref) ? " value=(hidden)" : ` value=${quoteText(item.value)}`;
+  if (item.value !== undefined) head += ` value=${quoteText(item.value)}`;
   if (item.placeholder) head += ` placeholder=${quoteText(item.placeholder)}`;
   if (item.url) head += ` url=${quoteText(item.url)}`;
   head += " [ref=";

@@ -1,0 +1,457 @@
+/**
+ * Observation benchmark: the agent form against Playwright's own AI snapshot,
+ * over the page corpus (DESIGN.md "Testing": real Chromium, pages served on
+ * 127.0.0.1, nothing reaches the internet).
+ *
+ * For every page of the corpus MANIFEST.tsv it measures, in one run and on
+ * the same page:
+ * - bytes of the engine's `{ op: "accessibility" }` result (agent form),
+ *   through `PlaywrightBrowserAdapter` end to end;
+ * - bytes of `page.ariaSnapshot({ mode: "ai" })` (Playwright's baseline);
+ * - coverage: of the ground-truth elements of login pages
+ *   (`data-fathom="username" | "password" | "next"`), how many are reachable
+ *   through a ref printed in each observation (`page.getByRef(ref)` resolves to
+ *   the element itself). The engine renames refs one to one; its coverage is
+ *   scored on the same renderer's output with Playwright's own refs, and the
+ *   run checks that this output equals the engine's once refs are blanked.
+ * The engine never reads `data-fathom`; only this benchmark does.
+ *
+ * Run: `npx tsx bench/observe.ts` (`npm run bench:observe`).
+ * Environment: `STATION_CORPUS_DIR` (default `../shared/corpus/pages` beside
+ * the repository), `CHROMIUM_PATH` (default `/usr/bin/chromium`).
+ */
+import { readFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { PlaywrightBrowserAdapter, type PlaywrightProvider } from "../src/playwright.js";
+import { readAriaNodes, type AriaChild } from "../src/engine/aria/aria-json.js";
+import { isInteractive } from "../src/engine/aria/agent-form-items.js";
+import { renderAgentForm } from "../src/engine/aria/agent-form.js";
+import { renderFullForm } from "../src/engine/aria/full-form.js";
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const corpusDir = process.env.STATION_CORPUS_DIR ?? path.resolve(repoRoot, "../shared/corpus/pages");
+const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const chromiumArgs = [
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+const groundTruthSelector = '[data-fathom="username"], [data-fathom="password"], [data-fathom="next"]';
+const pageTimeoutMs = 45_000;
+const navigationTimeoutMs = 15_000;
+const actionTimeoutMs = 5_000;
+const mebibyte = 1024 * 1024;
+/** Refs resolved at once while scoring coverage. */
+const resolveBatch = 64;
+
+interface CorpusPage {
+  file: string;
+  kind: string;
+}
+
+interface Coverage {
+  covered: number;
+  total: number;
+}
+
+interface PageResult {
+  file: string;
+  kind: string;
+  playwrightBytes: number;
+  agentBytes: number;
+  agentRefs: number;
+  /** Bytes of the agent form with `interactiveOnly` (same refs, no text). */
+  interactiveOnlyBytes: number;
+  /** `interactiveOnly` printed a different number of refs (must not happen). */
+  interactiveOnlyRefsDiffer: boolean;
+  playwrightRefs: number;
+  playwrightCoverage?: Coverage;
+  agentCoverage?: Coverage;
+  /** Interactive refs of the JSON snapshot that the agent form did not print (must be 0). */
+  missingInteractive: number;
+  /** Agent-form refs absent from Playwright's text snapshot taken right after (refs should be stable). */
+  unstableRefs: number;
+  /** Our JSON → YAML port reproduces Playwright's text from the same JSON. */
+  fullFormMatches: boolean;
+  /** The engine's result equals the renderer's output scored for coverage, refs aside. */
+  engineMatches: boolean;
+  milliseconds: number;
+  error?: string;
+}
+
+async function main(): Promise<void> {
+  const manifestPath = path.join(corpusDir, "MANIFEST.tsv");
+  if (!existsSync(manifestPath)) {
+    console.log(`corpus not found at ${corpusDir} (set STATION_CORPUS_DIR), skipped`);
+    return;
+  }
+  const pages = parseManifest(await readFile(manifestPath, "utf8"));
+  const server = await startServer(pages);
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  const provider = createBenchProvider(browser, origin);
+  const adapter = new PlaywrightBrowserAdapter({ provider, settleMs: 0 });
+  const started = Date.now();
+  const results: PageResult[] = [];
+  try {
+    for (const corpusPage of pages) {
+      const result = await measureWithTimeout(adapter, provider, origin, corpusPage);
+      results.push(result);
+      printRow(result);
+    }
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  printSummary(results, Date.now() - started);
+}
+
+function parseManifest(text: string): CorpusPage[] {
+  const [header, ...rows] = text.split("\n").filter((line) => line.trim() !== "");
+  const columns = (header ?? "").split("\t");
+  const fileColumn = columns.indexOf("file");
+  const kindColumn = columns.indexOf("kind");
+  return rows.map((row) => {
+    const cells = row.split("\t");
+    return { file: cells[fileColumn] ?? "", kind: cells[kindColumn] ?? "" };
+  }).filter((entry) => /^[\w.-]+\.html$/.test(entry.file));
+}
+
+/** Serves each corpus file at `/pages/<file>`; everything else is a 404. */
+async function startServer(pages: readonly CorpusPage[]): Promise<Server> {
+  const files = new Set(pages.map((entry) => entry.file));
+  const server = createServer((request, response) => {
+    const match = /^\/pages\/([\w.-]+\.html)$/.exec(request.url ?? "");
+    if (request.method !== "GET" || !match?.[1] || !files.has(match[1])) {
+      response.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      return;
+    }
+    readFile(path.join(corpusDir, match[1])).then(
+      (body) => response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body),
+      () => response.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return server;
+}
+
+type BenchProvider = PlaywrightProvider & { page(sessionId: string): Page };
+
+/**
+ * A provider for the engine over the benchmark's browser: each session is a
+ * context in which the top-level corpus document loads and every other request
+ * (sub-resources, other hosts) gets a 404, so nothing leaves the machine.
+ */
+function createBenchProvider(browser: Browser, origin: string): BenchProvider {
+  const contexts = new Map<string, BrowserContext>();
+  let counter = 0;
+  const record = (id: string, openTag: string) => ({ id, openTag, status: "RUNNING" as const, createdAt: new Date().toISOString() });
+  return {
+    name: "bench",
+    async create(request) {
+      const context = await browser.newContext({ serviceWorkers: "block" });
+      await context.route("**/*", (route) =>
+        route.request().url().startsWith(`${origin}/pages/`) && route.request().isNavigationRequest() && route.request().frame().parentFrame() === null
+          ? route.continue()
+          : route.fulfill({ status: 404, contentType: "text/plain", body: "" }),
+      );
+      const id = `bench-${++counter}`;
+      contexts.set(id, context);
+      return record(id, request.openTag);
+    },
+    async connect(session) {
+      const context = contexts.get(session.id);
+      if (!context) throw new Error(`no bench session ${session.id}`);
+      return context;
+    },
+    async get(id) {
+      return contexts.has(id) ? record(id, "") : undefined;
+    },
+    async find() {
+      return [];
+    },
+    async release(id) {
+      await contexts.get(id)?.close().catch(() => {});
+      contexts.delete(id);
+    },
+    async shutdown() {
+      await Promise.all([...contexts.keys()].map((id) => this.release(id)));
+    },
+    page(sessionId) {
+      const page = contexts.get(sessionId)?.pages()[0];
+      if (!page) throw new Error(`no page in bench session ${sessionId}`);
+      return page;
+    },
+  };
+}
+
+async function measureWithTimeout(
+  adapter: PlaywrightBrowserAdapter,
+  provider: BenchProvider,
+  origin: string,
+  corpusPage: CorpusPage,
+): Promise<PageResult> {
+  const started = Date.now();
+  const pageUrl = `${origin}/pages/${corpusPage.file}`;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const handle = await adapter.open();
+  try {
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`page timed out after ${pageTimeoutMs} ms`)), pageTimeoutMs);
+    });
+    const measured = (async () => {
+      await adapter.execute(handle, { op: "navigate", url: pageUrl, timeoutMs: navigationTimeoutMs }).catch(() => {});
+      const page = provider.page(handle.id);
+      page.setDefaultTimeout(actionTimeoutMs);
+      return measure(adapter, handle, page, corpusPage, started);
+    })();
+    return await Promise.race([measured, timeout]);
+  } catch (error) {
+    return failedResult(corpusPage, started, error);
+  } finally {
+    clearTimeout(timer);
+    await adapter.close(handle).catch(() => {});
+  }
+}
+
+/**
+ * A snapshot with every ref and field value blanked, to compare renderings that
+ * name refs differently (the engine also hides password values).
+ */
+const withoutRefs = (snapshot: string) =>
+  snapshot.replace(/\[ref=[^\]\s]+\]/g, "[ref]").replace(/ value="(?:[^"\\]|\\.)*"/g, " value=…");
+
+async function measure(
+  adapter: PlaywrightBrowserAdapter,
+  handle: Awaited<ReturnType<PlaywrightBrowserAdapter["open"]>>,
+  page: Page,
+  corpusPage: CorpusPage,
+  started: number,
+): Promise<PageResult> {
+  const isLogin = corpusPage.file.startsWith("login-");
+  const groundTruth = isLogin ? await markGroundTruth(page) : 0;
+
+  // The engine's own result, end to end.
+  const engine = await adapter.execute(handle, { op: "accessibility" });
+
+  // Ours: the JSON snapshot, rendered; its refs resolve against this (latest) snapshot.
+  const json = await page.ariaSnapshotJSON({ mode: "ai" });
+  const printed: string[] = [];
+  const agent = renderAgentForm(json, {
+    interactiveOnly: false,
+    depth: 20,
+    maxBytes: mebibyte,
+    boxes: false,
+    mapRef: (ref) => {
+      printed.push(ref);
+      return ref;
+    },
+  });
+  const agentCoverage = isLogin ? await coverage(page, printed, groundTruth) : undefined;
+  const interactiveOnly = renderAgentForm(json, { interactiveOnly: true, depth: 20, maxBytes: mebibyte, boxes: false, mapRef: (ref) => ref });
+  const fullForm = renderFullForm(json, { maxBytes: Number.MAX_SAFE_INTEGER, mapRef: (ref) => ref });
+
+  // Playwright's baseline, taken right after; its refs resolve against it.
+  const text = await page.ariaSnapshot({ mode: "ai" });
+  const playwrightRefs = [...new Set([...text.matchAll(/\[ref=([^\]\s]+)\]/g)].map((match) => match[1] as string))];
+  const playwrightCoverage = isLogin ? await coverage(page, playwrightRefs, groundTruth) : undefined;
+
+  const playwrightRefSet = new Set(playwrightRefs);
+  const printedSet = new Set(printed);
+  return {
+    file: corpusPage.file,
+    kind: corpusPage.kind,
+    playwrightBytes: utf8Bytes(text),
+    agentBytes: engine.bytes,
+    agentRefs: agent.refs,
+    interactiveOnlyBytes: interactiveOnly.bytes,
+    interactiveOnlyRefsDiffer: interactiveOnly.refs !== agent.refs,
+    playwrightRefs: playwrightRefs.length,
+    playwrightCoverage,
+    agentCoverage,
+    missingInteractive: interactiveRefs(json).filter((ref) => !printedSet.has(ref)).length,
+    unstableRefs: printed.filter((ref) => !playwrightRefSet.has(ref)).length,
+    fullFormMatches: fullForm.snapshot === text,
+    engineMatches: withoutRefs(engine.snapshot) === withoutRefs(agent.snapshot),
+    milliseconds: Date.now() - started,
+  };
+}
+
+/** Numbers every ground-truth element with a JS property (no attribute, so the ARIA tree is untouched). */
+async function markGroundTruth(page: Page): Promise<number> {
+  return page.evaluate((selector) => {
+    const elements = [...document.querySelectorAll(selector)];
+    elements.forEach((element, index) => {
+      (element as unknown as { __benchTruth: number }).__benchTruth = index;
+    });
+    return elements.length;
+  }, groundTruthSelector);
+}
+
+/** How many ground-truth elements some ref resolves to (the element itself, not an ancestor). */
+async function coverage(page: Page, refs: readonly string[], total: number): Promise<Coverage> {
+  const found = new Set<number>();
+  for (let start = 0; start < refs.length; start += resolveBatch) {
+    const batch = refs.slice(start, start + resolveBatch);
+    const marks = await Promise.all(
+      batch.map((ref) =>
+        page
+          .getByRef(ref)
+          .evaluate((element) => (element as unknown as { __benchTruth?: number }).__benchTruth, undefined, {
+            timeout: actionTimeoutMs,
+          })
+          .catch(() => undefined),
+      ),
+    );
+    for (const mark of marks) if (typeof mark === "number") found.add(mark);
+  }
+  return { covered: found.size, total };
+}
+
+/** Refs of every interactive node in the JSON snapshot (what the agent form promises to print). */
+function interactiveRefs(json: unknown): string[] {
+  const refs: string[] = [];
+  const visit = (children: readonly AriaChild[]) => {
+    for (const child of children) {
+      if (typeof child === "string") continue;
+      if (isInteractive(child)) refs.push(child.ref);
+      visit(child.children ?? []);
+    }
+  };
+  visit(readAriaNodes(json));
+  return refs;
+}
+
+function failedResult(corpusPage: CorpusPage, started: number, error: unknown): PageResult {
+  return {
+    file: corpusPage.file,
+    kind: corpusPage.kind,
+    playwrightBytes: 0,
+    agentBytes: 0,
+    agentRefs: 0,
+    interactiveOnlyBytes: 0,
+    interactiveOnlyRefsDiffer: false,
+    playwrightRefs: 0,
+    missingInteractive: 0,
+    unstableRefs: 0,
+    fullFormMatches: false,
+    engineMatches: false,
+    milliseconds: Date.now() - started,
+    error: error instanceof Error ? error.message : String(error),
+  };
+}
+
+function utf8Bytes(text: string): number {
+  return new TextEncoder().encode(text).length;
+}
+
+function formatCoverage(value: Coverage | undefined): string {
+  return value ? `${value.covered}/${value.total}` : "-";
+}
+
+let headerPrinted = false;
+function printRow(result: PageResult): void {
+  const columns = [
+    ["page", 44],
+    ["pw bytes", 9],
+    ["ours", 7],
+    ["ratio", 6],
+    ["pw cov", 6],
+    ["our cov", 7],
+    ["refs pw/ours", 12],
+    ["ms", 6],
+  ] as const;
+  if (!headerPrinted) {
+    console.log(columns.map(([title, width], index) => (index ? title.padStart(width) : title.padEnd(width))).join(" "));
+    headerPrinted = true;
+  }
+  if (result.error) {
+    console.log(`${result.file.padEnd(44)} FAILED: ${result.error}`);
+    return;
+  }
+  const notes = [
+    result.missingInteractive ? `MISSING ${result.missingInteractive} interactive refs` : "",
+    result.unstableRefs ? `${result.unstableRefs} refs changed between snapshots` : "",
+    result.fullFormMatches ? "" : "full-form port differs",
+    result.engineMatches ? "" : "engine result differs from the scored rendering",
+    result.interactiveOnlyRefsDiffer ? "interactiveOnly printed other refs" : "",
+  ].filter(Boolean);
+  const cells = [
+    result.file.padEnd(44),
+    String(result.playwrightBytes).padStart(9),
+    String(result.agentBytes).padStart(7),
+    (result.agentBytes / result.playwrightBytes).toFixed(3).padStart(6),
+    formatCoverage(result.playwrightCoverage).padStart(6),
+    formatCoverage(result.agentCoverage).padStart(7),
+    `${result.playwrightRefs}/${result.agentRefs}`.padStart(12),
+    String(result.milliseconds).padStart(6),
+  ];
+  console.log(cells.join(" ") + (notes.length ? `  (${notes.join("; ")})` : ""));
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (!sorted.length) return Number.NaN;
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+/** Nearest-rank percentile. */
+function percentile(values: readonly number[], fraction: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  if (!sorted.length) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil(fraction * sorted.length) - 1)] as number;
+}
+
+function sumCoverage(results: readonly PageResult[], pick: (result: PageResult) => Coverage | undefined): Coverage {
+  return results.reduce(
+    (sum, result) => {
+      const value = pick(result);
+      return value ? { covered: sum.covered + value.covered, total: sum.total + value.total } : sum;
+    },
+    { covered: 0, total: 0 },
+  );
+}
+
+function printSummary(results: readonly PageResult[], milliseconds: number): void {
+  const measured = results.filter((result) => !result.error);
+  const failed = results.length - measured.length;
+  const playwright = measured.map((result) => result.playwrightBytes);
+  const agent = measured.map((result) => result.agentBytes);
+  const ratios = measured.map((result) => result.agentBytes / result.playwrightBytes);
+  const playwrightCoverage = sumCoverage(measured, (result) => result.playwrightCoverage);
+  const agentCoverage = sumCoverage(measured, (result) => result.agentCoverage);
+  const medianPlaywright = median(playwright);
+  const medianAgent = median(agent);
+  const summary = [
+    ["pages measured", `${measured.length} of ${results.length}${failed ? ` (${failed} failed)` : ""}`],
+    ["median bytes  pw / ours", `${Math.round(medianPlaywright)} / ${Math.round(medianAgent)}`],
+    ["p90 bytes     pw / ours", `${percentile(playwright, 0.9)} / ${percentile(agent, 0.9)}`],
+    ["median bytes  interactiveOnly", String(Math.round(median(measured.map((result) => result.interactiveOnlyBytes))))],
+    ["median ratio (ours/pw)", median(ratios).toFixed(3)],
+    ["ratio of medians", (medianAgent / medianPlaywright).toFixed(3)],
+    ["coverage pw", `${playwrightCoverage.covered}/${playwrightCoverage.total}`],
+    ["coverage ours", `${agentCoverage.covered}/${agentCoverage.total}`],
+    ["interactive refs missing", String(measured.reduce((sum, result) => sum + result.missingInteractive, 0))],
+    ["refs changed between snapshots", String(measured.reduce((sum, result) => sum + result.unstableRefs, 0))],
+    ["full-form port identical", `${measured.filter((result) => result.fullFormMatches).length} of ${measured.length}`],
+    ["engine = scored rendering", `${measured.filter((result) => result.engineMatches).length} of ${measured.length}`],
+    ["total time", `${(milliseconds / 1000).toFixed(1)} s`],
+  ];
+  console.log("\nsummary");
+  for (const [label, value] of summary) console.log(`  ${(label as string).padEnd(32)} ${value}`);
+  const targetMet = medianAgent * 5 <= medianPlaywright && agentCoverage.covered === playwrightCoverage.covered;
+  console.log(`  ${"target (≤1/5 bytes, equal coverage)".padEnd(32)} ${targetMet ? "met" : "NOT met"}`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

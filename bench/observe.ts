@@ -18,7 +18,7 @@
  *
  * Run: `npx tsx bench/observe.ts` (`npm run bench:observe`).
  * Environment: `STATION_CORPUS_DIR` (default `../shared/corpus/pages` beside
- * the repository), `CHROMIUM_PATH` (default `/usr/bin/chromium`).
+ * the repository), `CHROMIUM_PATH` (else found as the local provider finds it).
  */
 import { readFile } from "node:fs/promises";
 import { existsSync } from "node:fs";
@@ -27,7 +27,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { PlaywrightBrowserAdapter, type PlaywrightProvider } from "../src/playwright.js";
+import { PlaywrightBrowserAdapter, closedNetworkArgs, findChromium, type PlaywrightProvider } from "../src/playwright.js";
 import { readAriaNodes, type AriaChild } from "../src/engine/aria/aria-json.js";
 import { isInteractive } from "../src/engine/aria/agent-form-items.js";
 import { renderAgentForm } from "../src/engine/aria/agent-form.js";
@@ -35,14 +35,7 @@ import { renderFullForm } from "../src/engine/aria/full-form.js";
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const corpusDir = process.env.STATION_CORPUS_DIR ?? path.resolve(repoRoot, "../shared/corpus/pages");
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-const chromiumArgs = [
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--no-first-run",
-  "--disable-quic",
-];
+
 const groundTruthSelector = '[data-fathom="username"], [data-fathom="password"], [data-fathom="next"]';
 const pageTimeoutMs = 45_000;
 const navigationTimeoutMs = 15_000;
@@ -95,7 +88,7 @@ async function main(): Promise<void> {
   const pages = parseManifest(await readFile(manifestPath, "utf8"));
   const server = await startServer(pages);
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({ executablePath: chromiumPath, args: chromiumArgs });
+  const browser = await chromium.launch({ executablePath: findChromium(), args: [...closedNetworkArgs] });
   const provider = createBenchProvider(browser, origin);
   const adapter = new PlaywrightBrowserAdapter({ provider, settleMs: 0 });
   const started = Date.now();

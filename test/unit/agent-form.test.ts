@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import { isInteractive } from "../../src/engine/aria/agent-form-items.js";
 import { readAriaNodes, type AriaChild, type AriaNode } from "../../src/engine/aria/aria-json.js";
 import { renderFullForm } from "../../src/engine/aria/full-form.js";
 import { hideValues } from "../../src/engine/aria/hide-values.js";
+import { closedNetworkArgs, findChromium } from "../../src/providers/local/index.js";
 
 const identity = (ref: string) => ref;
 
@@ -405,9 +405,7 @@ describe("renderFullForm", () => {
   });
 });
 
-const chromiumPath = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
-
-describe.skipIf(!existsSync(chromiumPath))("agent form on real Chromium", () => {
+describe("agent form on real Chromium", () => {
   let browser: Browser;
   let server: Server;
   let origin = "";
@@ -434,10 +432,7 @@ describe.skipIf(!existsSync(chromiumPath))("agent form on real Chromium", () => 
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"],
-    });
+    browser = await chromium.launch({ executablePath: findChromium(), args: [...closedNetworkArgs] });
   });
 
   afterAll(async () => {

@@ -20,39 +20,31 @@
  * Environment: `STATION_CORPUS_DIR` (default `../shared/corpus/pages` beside
  * the repository), `CHROMIUM_PATH` (else found as the local provider finds it).
  */
-import { readFile } from "node:fs/promises";
-import { existsSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { PlaywrightBrowserAdapter, closedNetworkArgs, findChromium, type PlaywrightProvider } from "../src/playwright.js";
+import { chromium, type Page } from "playwright-core";
+import { PlaywrightBrowserAdapter, closedNetworkArgs, findChromium } from "../src/playwright.js";
+import {
+  corpusDir,
+  corpusPresent,
+  coverage,
+  createCorpusProvider,
+  markGroundTruth,
+  readCorpusManifest,
+  startCorpusServer,
+  withoutRefs,
+  type CorpusPage,
+  type CorpusProvider,
+  type Coverage,
+} from "./corpus.js";
 import { readAriaNodes, type AriaChild } from "../src/engine/aria/aria-json.js";
 import { isInteractive } from "../src/engine/aria/agent-form-items.js";
 import { renderAgentForm } from "../src/engine/aria/agent-form.js";
 import { renderFullForm } from "../src/engine/aria/full-form.js";
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const corpusDir = process.env.STATION_CORPUS_DIR ?? path.resolve(repoRoot, "../shared/corpus/pages");
-
-const groundTruthSelector = '[data-fathom="username"], [data-fathom="password"], [data-fathom="next"]';
 const pageTimeoutMs = 45_000;
 const navigationTimeoutMs = 15_000;
 const actionTimeoutMs = 5_000;
 const mebibyte = 1024 * 1024;
-/** Refs resolved at once while scoring coverage. */
-const resolveBatch = 64;
-
-interface CorpusPage {
-  file: string;
-  kind: string;
-}
-
-interface Coverage {
-  covered: number;
-  total: number;
-}
 
 interface PageResult {
   file: string;
@@ -80,16 +72,15 @@ interface PageResult {
 }
 
 async function main(): Promise<void> {
-  const manifestPath = path.join(corpusDir, "MANIFEST.tsv");
-  if (!existsSync(manifestPath)) {
+  if (!corpusPresent()) {
     console.log(`corpus not found at ${corpusDir} (set STATION_CORPUS_DIR), skipped`);
     return;
   }
-  const pages = parseManifest(await readFile(manifestPath, "utf8"));
-  const server = await startServer(pages);
+  const pages = await readCorpusManifest();
+  const server = await startCorpusServer(pages);
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser = await chromium.launch({ executablePath: findChromium(), args: [...closedNetworkArgs] });
-  const provider = createBenchProvider(browser, origin);
+  const provider = createCorpusProvider(browser, origin);
   const adapter = new PlaywrightBrowserAdapter({ provider, settleMs: 0 });
   const started = Date.now();
   const results: PageResult[] = [];
@@ -106,88 +97,9 @@ async function main(): Promise<void> {
   printSummary(results, Date.now() - started);
 }
 
-function parseManifest(text: string): CorpusPage[] {
-  const [header, ...rows] = text.split("\n").filter((line) => line.trim() !== "");
-  const columns = (header ?? "").split("\t");
-  const fileColumn = columns.indexOf("file");
-  const kindColumn = columns.indexOf("kind");
-  return rows.map((row) => {
-    const cells = row.split("\t");
-    return { file: cells[fileColumn] ?? "", kind: cells[kindColumn] ?? "" };
-  }).filter((entry) => /^[\w.-]+\.html$/.test(entry.file));
-}
-
-/** Serves each corpus file at `/pages/<file>`; everything else is a 404. */
-async function startServer(pages: readonly CorpusPage[]): Promise<Server> {
-  const files = new Set(pages.map((entry) => entry.file));
-  const server = createServer((request, response) => {
-    const match = /^\/pages\/([\w.-]+\.html)$/.exec(request.url ?? "");
-    if (request.method !== "GET" || !match?.[1] || !files.has(match[1])) {
-      response.writeHead(404, { "content-type": "text/plain" }).end("not found");
-      return;
-    }
-    readFile(path.join(corpusDir, match[1])).then(
-      (body) => response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body),
-      () => response.writeHead(404).end(),
-    );
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return server;
-}
-
-type BenchProvider = PlaywrightProvider & { page(sessionId: string): Page };
-
-/**
- * A provider for the engine over the benchmark's browser: each session is a
- * context in which the top-level corpus document loads and every other request
- * (sub-resources, other hosts) gets a 404, so nothing leaves the machine.
- */
-function createBenchProvider(browser: Browser, origin: string): BenchProvider {
-  const contexts = new Map<string, BrowserContext>();
-  let counter = 0;
-  const record = (id: string, openTag: string) => ({ id, openTag, status: "RUNNING" as const, createdAt: new Date().toISOString() });
-  return {
-    name: "bench",
-    async create(request) {
-      const context = await browser.newContext({ serviceWorkers: "block" });
-      await context.route("**/*", (route) =>
-        route.request().url().startsWith(`${origin}/pages/`) && route.request().isNavigationRequest() && route.request().frame().parentFrame() === null
-          ? route.continue()
-          : route.fulfill({ status: 404, contentType: "text/plain", body: "" }),
-      );
-      const id = `bench-${++counter}`;
-      contexts.set(id, context);
-      return record(id, request.openTag);
-    },
-    async connect(session) {
-      const context = contexts.get(session.id);
-      if (!context) throw new Error(`no bench session ${session.id}`);
-      return context;
-    },
-    async get(id) {
-      return contexts.has(id) ? record(id, "") : undefined;
-    },
-    async find() {
-      return [];
-    },
-    async release(id) {
-      await contexts.get(id)?.close().catch(() => {});
-      contexts.delete(id);
-    },
-    async shutdown() {
-      await Promise.all([...contexts.keys()].map((id) => this.release(id)));
-    },
-    page(sessionId) {
-      const page = contexts.get(sessionId)?.pages()[0];
-      if (!page) throw new Error(`no page in bench session ${sessionId}`);
-      return page;
-    },
-  };
-}
-
 async function measureWithTimeout(
   adapter: PlaywrightBrowserAdapter,
-  provider: BenchProvider,
+  provider: CorpusProvider,
   origin: string,
   corpusPage: CorpusPage,
 ): Promise<PageResult> {
@@ -213,13 +125,6 @@ async function measureWithTimeout(
     await adapter.close(handle).catch(() => {});
   }
 }
-
-/**
- * A snapshot with every ref and field value blanked, to compare renderings that
- * name refs differently (the engine also hides password values).
- */
-const withoutRefs = (snapshot: string) =>
-  snapshot.replace(/\[ref=[^\]\s]+\]/g, "[ref]").replace(/ value="(?:[^"\\]|\\.)*"/g, " value=…");
 
 async function measure(
   adapter: PlaywrightBrowserAdapter,
@@ -275,37 +180,6 @@ async function measure(
     engineMatches: withoutRefs(engine.snapshot) === withoutRefs(agent.snapshot),
     milliseconds: Date.now() - started,
   };
-}
-
-/** Numbers every ground-truth element with a JS property (no attribute, so the ARIA tree is untouched). */
-async function markGroundTruth(page: Page): Promise<number> {
-  return page.evaluate((selector) => {
-    const elements = [...document.querySelectorAll(selector)];
-    elements.forEach((element, index) => {
-      (element as unknown as { __benchTruth: number }).__benchTruth = index;
-    });
-    return elements.length;
-  }, groundTruthSelector);
-}
-
-/** How many ground-truth elements some ref resolves to (the element itself, not an ancestor). */
-async function coverage(page: Page, refs: readonly string[], total: number): Promise<Coverage> {
-  const found = new Set<number>();
-  for (let start = 0; start < refs.length; start += resolveBatch) {
-    const batch = refs.slice(start, start + resolveBatch);
-    const marks = await Promise.all(
-      batch.map((ref) =>
-        page
-          .getByRef(ref)
-          .evaluate((element) => (element as unknown as { __benchTruth?: number }).__benchTruth, undefined, {
-            timeout: actionTimeoutMs,
-          })
-          .catch(() => undefined),
-      ),
-    );
-    for (const mark of marks) if (typeof mark === "number") found.add(mark);
-  }
-  return { covered: found.size, total };
 }
 
 /** Refs of every interactive node in the JSON snapshot (what the agent form promises to print). */

@@ -23,7 +23,8 @@ export type StationBrowserErrorCode =
   | "browser_not_found"
   | "action_failed"
   | "not_implemented"
-  | "session_closed";
+  | "session_closed"
+  | "journal";
 
 /** Options shared by every error constructor. */
 export interface StationBrowserErrorOptions {
@@ -199,6 +200,17 @@ export class SessionClosedError extends StationBrowserError {
   }
 }
 
+/**
+ * Thrown when the action journal cannot be written. Actions are then refused
+ * rather than run unrecorded, until the manager is reopened.
+ */
+export class JournalError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("journal", message, options);
+    this.name = "JournalError";
+  }
+}
+
 function hasCode(error: unknown, code?: StationBrowserErrorCode): boolean {
   if (typeof error !== "object" || error === null) return false;
   if ((error as Record<symbol, unknown>)[marker] !== true) return false;
@@ -239,3 +251,5 @@ export const isActionFailedError = (error: unknown): error is ActionFailedError 
 export const isNotImplementedError = (error: unknown): error is NotImplementedError => hasCode(error, "not_implemented");
 /** True for a {@link SessionClosedError}. */
 export const isSessionClosedError = (error: unknown): error is SessionClosedError => hasCode(error, "session_closed");
+/** True for a {@link JournalError}. */
+export const isJournalError = (error: unknown): error is JournalError => hasCode(error, "journal");

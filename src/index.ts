@@ -20,6 +20,8 @@ export {
   ActionFailedError,
   NotImplementedError,
   SessionClosedError,
+  JournalError,
+  isJournalError,
   isStationBrowserError,
   isValidationError,
   isBusyError,
@@ -97,3 +99,27 @@ export type {
 } from "./protocol/results.js";
 export type { AdapterCapabilities, BrowserAdapter, BrowserHandle } from "./protocol/adapter.js";
 export type { BrowserProvider, CreateSessionRequest, ProfileGrant, ProviderSession, Viewport } from "./providers/types.js";
+export {
+  BrowserSessionManager,
+  createMemoryStateStore,
+  createMemoryRecordingStore,
+  systemClock,
+  SessionManagerEmitter,
+  resolveSessionManagerOptions,
+  type ManagedSessionInfo,
+  type PerformAction,
+  type SessionManagerOptions,
+  type ResolvedSessionManagerOptions,
+  type Clock,
+  type SessionManagerEvents,
+  type SessionCloseReason,
+  type ControlGrant,
+  type ControlState,
+  type RecordingFrame,
+  type Checkpoint,
+  type JournalEntry,
+  type RecordingMeta,
+  type RecordingStore,
+  type StateStore,
+  type StoredState,
+} from "./lifecycle/index.js";

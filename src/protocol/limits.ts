@@ -103,6 +103,29 @@ export const limits = {
     widthDefault: 1280,
     heightDefault: 800,
   },
+  manager: {
+    idleTimeoutDefaultMs: 15 * 60_000,
+    idleTimeoutMinMs: 1_000,
+    idleTimeoutMaxMs: 24 * 60 * 60_000,
+    /** Journal (audit) entries kept: default and ceiling. */
+    journalEntriesDefault: 1000,
+    journalEntriesMax: 10_000,
+    /** Journal size ceiling (UTF-8 bytes of its JSON). */
+    journalBytesMax: 8 * MiB,
+    checkpointsMax: 64,
+    /** Human control lease: range and default (ms). */
+    controlTtlMinMs: 1_000,
+    controlTtlMaxMs: 120_000,
+    controlTtlDefaultMs: 30_000,
+    maxSessionsMax: 256,
+  },
+  recording: {
+    frameIntervalMs: 5_000,
+    framesPerRecording: 120,
+    recordingsPerManager: 16,
+    bytesPerManager: 64 * MiB,
+    ttlDefaultMs: 7 * 24 * 60 * 60_000,
+  },
   /** Profile ids: 1–64 of [A-Za-z0-9._-], not starting with a dot. */
   profileIdLength: 64,
 } as const;

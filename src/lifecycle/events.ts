@@ -1,0 +1,17 @@
+import { EventEmitter } from "eventemitter3";
+
+/** Why a session closed. */
+export type SessionCloseReason = "closed" | "idleTimeout" | "managerClosed" | "browserGone";
+
+/** Events of the session manager and their payloads. */
+export interface SessionManagerEvents {
+  "session-open": [event: { sessionId: string; provider: string; profileId?: string }];
+  "session-close": [event: { sessionId: string; reason: SessionCloseReason }];
+  "action-start": [event: { sessionId: string; seq: number; op: string }];
+  "action-finish": [event: { sessionId: string; seq: number; op: string; outcome: "ok" | "error" | "unknown"; durationMs: number; errorCode?: string }];
+  "control-change": [event: { sessionId: string; mode: "automation" | "human"; expiresAt?: string; reason: "acquired" | "renewed" | "released" | "expired" | "closed" }];
+  "recording-stop": [event: { recordingId: string; sessionId: string; reason: string }];
+}
+
+/** The manager's emitter (eventemitter3, typed). */
+export class SessionManagerEmitter extends EventEmitter<SessionManagerEvents> {}

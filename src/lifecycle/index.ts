@@ -1,0 +1,8 @@
+export { BrowserSessionManager, type ManagedSessionInfo, type PerformAction } from "./manager.js";
+export { resolveSessionManagerOptions, type SessionManagerOptions, type ResolvedSessionManagerOptions } from "./options.js";
+export { createMemoryStateStore, createMemoryRecordingStore } from "./memory-stores.js";
+export { systemClock, type Clock } from "./clock.js";
+export { SessionManagerEmitter, type SessionManagerEvents, type SessionCloseReason } from "./events.js";
+export type { ControlGrant, ControlState } from "./control.js";
+export type { RecordingFrame } from "./recordings.js";
+export type { Checkpoint, JournalEntry, RecordingMeta, RecordingStore, StateStore, StoredState } from "./stores.js";

@@ -1,0 +1,444 @@
+import {
+  BusyError,
+  CapacityError,
+  NotFoundError,
+  OutcomeUnknownError,
+  ProfileInUseError,
+  SessionClosedError,
+  ValidationError,
+  isOutcomeUnknownError,
+  isStationBrowserError,
+} from "../errors.js";
+import type { BrowserAdapter, BrowserHandle } from "../protocol/adapter.js";
+import { isObservationCommand, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
+import { limits } from "../protocol/limits.js";
+import { OpenOptionsSchema, type OpenOptions, type ResolvedOpenOptions } from "../protocol/open-options.js";
+import { parseCommand, parseWith } from "../protocol/parse.js";
+import type { CommandResult, ScreenshotResult } from "../protocol/results.js";
+import { CheckpointBook } from "./checkpoints.js";
+import { ControlLeases, type ControlGrant, type ControlState } from "./control.js";
+import { SessionManagerEmitter, type SessionCloseReason } from "./events.js";
+import { Journal } from "./journal.js";
+import { describeCommand } from "./mask.js";
+import { resolveSessionManagerOptions, type ResolvedSessionManagerOptions, type SessionManagerOptions } from "./options.js";
+import { Recorder, type RecordingFrame } from "./recordings.js";
+import type { Checkpoint, JournalEntry, RecordingMeta } from "./stores.js";
+
+/** A session as the manager lists it. */
+export interface ManagedSessionInfo {
+  id: string;
+  provider: string;
+  profileId?: string;
+  liveViewUrl?: string;
+  openedAt: string;
+  lastActionAt?: string;
+  /** The op running now, if any. */
+  busy?: string;
+  control: ControlState;
+}
+
+/** The short actions of `perform`. */
+export type PerformAction = "navigate" | "evaluate" | "click" | "type" | "press" | "screenshot";
+
+interface ManagedSession {
+  id: string;
+  handle: BrowserHandle;
+  options: ResolvedOpenOptions;
+  openedAt: number;
+  lastActionAt?: number;
+  running?: { op: string; mutating: boolean; controller: AbortController };
+  idleTimer: unknown;
+  closed: boolean;
+}
+
+/**
+ * The one place that decides whether an action may run: admission against
+ * `maxSessions`, one action at a time per session (a second gets
+ * `BusyError`), idle expiry, human control leases, a durable journal that
+ * records each action before it runs, checkpoints and recordings.
+ *
+ * Runtime-neutral: storage and the clock are passed in (in memory by default).
+ * For `stateRootDir`/`recordingRootDir`, use the same class from
+ * `station-browser-use/playwright`, which backs them with files.
+ *
+ * @example
+ * ```ts
+ * const browsers = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 2);
+ * const { id } = await browsers.open();
+ * await browsers.perform(id, "navigate", "https://example.com/");
+ * const shot = await browsers.perform(id, "screenshot");
+ * await browsers.close();
+ * ```
+ */
+export class BrowserSessionManager {
+  /** Events: `session-open`, `session-close`, `action-start`, `action-finish`, `control-change`, `recording-stop`. */
+  readonly events = new SessionManagerEmitter();
+  private readonly options: ResolvedSessionManagerOptions;
+  private readonly sessions = new Map<string, ManagedSession>();
+  private readonly openProfiles = new Set<string>();
+  private readonly journal: Journal;
+  private readonly checkpointBook: CheckpointBook;
+  private readonly leases: ControlLeases;
+  private readonly recorder: Recorder;
+  private readonly initialized: Promise<void>;
+  private initError: unknown;
+  private opening = 0;
+  private closedManager = false;
+
+  constructor(
+    private readonly adapter: BrowserAdapter,
+    private readonly maxSessions: number,
+    options: SessionManagerOptions = {},
+  ) {
+    if (!Number.isInteger(maxSessions) || maxSessions < 1 || maxSessions > limits.manager.maxSessionsMax) {
+      throw new ValidationError("maxSessions", `expected an integer from 1 to ${limits.manager.maxSessionsMax}`);
+    }
+    this.options = resolveSessionManagerOptions(options);
+    const { clock } = this.options;
+    this.journal = new Journal(this.options.stateStore, this.options.auditLimit, () => clock.now());
+    this.checkpointBook = new CheckpointBook(this.options.stateStore);
+    this.leases = new ControlLeases(clock, (sessionId, state, reason) =>
+      this.events.emit("control-change", { sessionId, mode: state.mode, ...(state.expiresAt ? { expiresAt: state.expiresAt } : {}), reason }),
+    );
+    this.recorder = new Recorder(
+      this.options.recordingStore,
+      clock,
+      this.options.recordingLimits,
+      (sessionId) => this.captureIdle(sessionId),
+      (recording) => this.events.emit("recording-stop", { recordingId: recording.id, sessionId: recording.sessionId, reason: recording.stopReason ?? "stopped" }),
+    );
+    this.initialized = this.initialize().catch((error: unknown) => {
+      this.initError = error;
+    });
+  }
+
+  /** Resolves once the state root is claimed and read; rejects if it cannot be (another owner, another tenant). */
+  async ready(): Promise<void> {
+    await this.initialized;
+    if (this.initError) throw this.initError;
+    if (this.closedManager) throw new SessionClosedError("This session manager is closed");
+  }
+
+  private async initialize(): Promise<void> {
+    const stored = await this.options.stateStore.open(this.options.tenantId === undefined ? {} : { tenantId: this.options.tenantId });
+    this.journal.load(stored.journal);
+    this.checkpointBook.load(stored.checkpoints);
+    await this.recorder.load(this.options.recordingTtlMs);
+  }
+
+  /** Opens a browser session, within `maxSessions`. */
+  async open(options: OpenOptions = {}): Promise<ManagedSessionInfo> {
+    const resolved = parseWith(OpenOptionsSchema, options, "options");
+    await this.ready();
+    this.journal.assertWritable();
+    if (this.sessions.size + this.opening >= this.maxSessions) {
+      throw new CapacityError(`All ${this.maxSessions} browser sessions are in use; close one first`);
+    }
+    if (resolved.profileId !== undefined && this.openProfiles.has(resolved.profileId)) {
+      throw new ProfileInUseError(`Profile ${resolved.profileId} is already open in this manager; close its session first`);
+    }
+    this.opening++;
+    if (resolved.profileId !== undefined) this.openProfiles.add(resolved.profileId);
+    let handle: BrowserHandle;
+    try {
+      handle = await this.adapter.open(resolved);
+    } catch (error) {
+      if (resolved.profileId !== undefined) this.openProfiles.delete(resolved.profileId);
+      throw error;
+    } finally {
+      this.opening--;
+    }
+    const session: ManagedSession = {
+      id: `s_${crypto.randomUUID()}`,
+      handle,
+      options: resolved,
+      openedAt: this.options.clock.now(),
+      idleTimer: undefined,
+      closed: false,
+    };
+    this.sessions.set(session.id, session);
+    this.touch(session);
+    this.events.emit("session-open", { sessionId: session.id, provider: handle.provider, ...(handle.profileId ? { profileId: handle.profileId } : {}) });
+    return this.info(session);
+  }
+
+  /**
+   * Executes any command of the protocol. While a human holds control,
+   * mutating commands need `controlToken`. The start is journaled before the
+   * command runs; an outcome that cannot be confirmed is `unknown` and never
+   * retried.
+   */
+  async execute<Command extends BrowserCommand | BrowserCommandInput>(
+    sessionId: string,
+    command: Command,
+    controlToken?: string,
+  ): Promise<CommandResult<Command["op"]>> {
+    const parsed = parseCommand(command);
+    await this.ready();
+    const session = this.session(sessionId);
+    this.journal.assertWritable();
+    if (session.running) throw new BusyError(`Session ${sessionId} is busy with ${session.running.op}; actions are not queued`);
+    const mutating = !isObservationCommand(parsed);
+    const human = this.leases.authorize(sessionId, controlToken, mutating);
+    const controller = new AbortController();
+    session.running = { op: parsed.op, mutating, controller };
+    let seq: number;
+    try {
+      seq = await this.journal.start({ sessionId, op: parsed.op, detail: await describeCommand(parsed), ...(human ? { human } : {}) });
+    } catch (error) {
+      session.running = undefined;
+      throw error;
+    }
+    const started = this.options.clock.now();
+    this.events.emit("action-start", { sessionId, seq, op: parsed.op });
+    this.touch(session);
+    let outcome: "ok" | "error" | "unknown" = "ok";
+    let errorCode: string | undefined;
+    try {
+      return (await this.adapter.execute(session.handle, parsed, controller.signal)) as CommandResult<Command["op"]>;
+    } catch (error) {
+      const failure = session.closed ? this.closedDuring(session, parsed.op, mutating, error) : error;
+      outcome = isOutcomeUnknownError(failure) ? "unknown" : "error";
+      errorCode = isStationBrowserError(failure) ? failure.code : "internal";
+      throw failure;
+    } finally {
+      if (session.running?.controller === controller) session.running = undefined;
+      session.lastActionAt = this.options.clock.now();
+      await this.journal.finish(seq, outcome, errorCode);
+      this.events.emit("action-finish", {
+        sessionId,
+        seq,
+        op: parsed.op,
+        outcome,
+        durationMs: this.options.clock.now() - started,
+        ...(errorCode ? { errorCode } : {}),
+      });
+      if (!session.closed) this.touch(session);
+    }
+  }
+
+  /**
+   * The short form of {@link execute}: `navigate` (url), `evaluate`
+   * (expression), `click` (selector), `type` (text into the focused element),
+   * `press` (key), `screenshot`.
+   */
+  async perform(sessionId: string, action: PerformAction, value?: string, controlToken?: string): Promise<CommandResult> {
+    const text = (field: string) => {
+      if (typeof value !== "string") throw new ValidationError("value", `${action} needs a ${field} string`);
+      return value;
+    };
+    const commands: Record<PerformAction, () => BrowserCommandInput> = {
+      navigate: () => ({ op: "navigate", url: text("URL") }),
+      evaluate: () => ({ op: "evaluate", expression: text("expression") }),
+      click: () => ({ op: "click", selector: text("selector") }),
+      type: () => ({ op: "type", text: text("text") }),
+      press: () => ({ op: "press", key: text("key") }),
+      screenshot: () => ({ op: "screenshot" }),
+    };
+    const build = commands[action];
+    if (!build) throw new ValidationError("action", `expected one of ${Object.keys(commands).join(", ")}`);
+    return this.execute(sessionId, build(), controlToken);
+  }
+
+  /** Closes a session. A pending action ends with a clear error and the slot is free at once. */
+  async closeSession(sessionId: string, reason: SessionCloseReason = "closed"): Promise<void> {
+    await this.initialized;
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new NotFoundError(`Browser session ${sessionId} does not exist`);
+    session.closed = true;
+    this.sessions.delete(sessionId);
+    if (session.options.profileId !== undefined) this.openProfiles.delete(session.options.profileId);
+    this.options.clock.clearTimeout(session.idleTimer);
+    session.running?.controller.abort();
+    this.leases.drop(sessionId);
+    await this.recorder.stopSession(sessionId);
+    try {
+      await this.adapter.close(session.handle);
+    } finally {
+      this.events.emit("session-close", { sessionId, reason });
+    }
+  }
+
+  /** Open sessions. */
+  list(): ManagedSessionInfo[] {
+    return [...this.sessions.values()].map((session) => this.info(session));
+  }
+
+  /** Closes every session, stops recordings and releases the state root. The adapter stays open. */
+  async close(): Promise<void> {
+    if (this.closedManager) return;
+    await this.initialized;
+    await Promise.allSettled([...this.sessions.keys()].map((sessionId) => this.closeSession(sessionId, "managerClosed")));
+    this.closedManager = true;
+    await this.recorder.close().catch(() => undefined);
+    await this.journal.flush();
+    if (!this.initError) await this.options.stateStore.close();
+  }
+
+  // Human control
+
+  /** Grants exclusive human control for 1–120 s (default 30 s). The token is for the human's client only. */
+  async acquireControl(sessionId: string, ttlMs?: number): Promise<ControlGrant> {
+    await this.ready();
+    this.session(sessionId);
+    return this.leases.acquire(sessionId, ttlMs);
+  }
+
+  async renewControl(sessionId: string, token: string, ttlMs?: number): Promise<ControlGrant> {
+    await this.ready();
+    this.session(sessionId);
+    return this.leases.renew(sessionId, token, ttlMs);
+  }
+
+  async releaseControl(sessionId: string, token: string): Promise<void> {
+    await this.ready();
+    this.session(sessionId);
+    this.leases.release(sessionId, token);
+  }
+
+  /** Who drives the session: mode and expiry, never the token. */
+  async control(sessionId: string): Promise<ControlState> {
+    await this.ready();
+    this.session(sessionId);
+    return this.leases.state(sessionId);
+  }
+
+  // Checkpoints
+
+  /** Saves what is needed to reopen the session: backend, options, pages (sanitised URLs), selected page. */
+  async checkpoint(sessionId: string): Promise<Checkpoint> {
+    await this.ready();
+    const session = this.session(sessionId);
+    const pages = await this.adapter.execute(session.handle, { op: "pages" });
+    return this.checkpointBook.add({
+      sessionId,
+      backend: session.handle.provider,
+      options: session.options,
+      pages,
+      now: this.options.clock.now(),
+    });
+  }
+
+  /** Opens a new session from a checkpoint and navigates its pages. Never automatic. */
+  async resumeCheckpoint(checkpointId: string): Promise<ManagedSessionInfo> {
+    await this.ready();
+    const checkpoint = this.checkpointBook.get(checkpointId);
+    const info = await this.open(checkpoint.options);
+    try {
+      for (const [index, page] of checkpoint.pages.entries()) {
+        const command: BrowserCommandInput =
+          index === 0 ? { op: "navigate", url: page.url } : { op: "newPage", ...(page.url === "about:blank" ? {} : { url: page.url }) };
+        if (index === 0 && page.url === "about:blank") continue;
+        await this.execute(info.id, command);
+      }
+      const pages = await this.adapter.execute(this.session(info.id).handle, { op: "pages" });
+      const selected = pages.pages[checkpoint.selectedIndex];
+      if (selected && selected.pageId !== pages.selectedPageId) await this.execute(info.id, { op: "selectPage", pageId: selected.pageId });
+    } catch (error) {
+      await this.closeSession(info.id).catch(() => undefined);
+      throw error;
+    }
+    return this.info(this.session(info.id));
+  }
+
+  async deleteCheckpoint(checkpointId: string): Promise<void> {
+    await this.ready();
+    await this.checkpointBook.delete(checkpointId);
+  }
+
+  async checkpoints(): Promise<Checkpoint[]> {
+    await this.ready();
+    return this.checkpointBook.list();
+  }
+
+  // Recordings and live frames
+
+  async startRecording(sessionId: string): Promise<RecordingMeta> {
+    await this.ready();
+    this.session(sessionId);
+    return this.recorder.start(sessionId);
+  }
+
+  async stopRecording(recordingId: string): Promise<RecordingMeta> {
+    await this.ready();
+    return this.recorder.stop(recordingId);
+  }
+
+  async getRecording(recordingId: string): Promise<RecordingMeta> {
+    await this.ready();
+    return this.recorder.describe(recordingId);
+  }
+
+  async recordingFrame(recordingId: string, frameId: string): Promise<RecordingFrame> {
+    await this.ready();
+    return this.recorder.frame(recordingId, frameId);
+  }
+
+  async deleteRecording(recordingId: string): Promise<void> {
+    await this.ready();
+    await this.recorder.delete(recordingId);
+  }
+
+  async recordings(): Promise<RecordingMeta[]> {
+    await this.ready();
+    return this.recorder.list();
+  }
+
+  /** A PNG of the selected page for a human watching. Viewing does not extend idle time. */
+  async liveFrame(sessionId: string): Promise<{ mimeType: "image/png"; base64: string; capturedAt: string }> {
+    await this.ready();
+    const session = this.session(sessionId);
+    const shot = await this.adapter.execute(session.handle, { op: "screenshot" });
+    return { mimeType: "image/png", base64: shot.base64, capturedAt: new Date(this.options.clock.now()).toISOString() };
+  }
+
+  /** The latest journal entries (bounded metadata; typed text masked). */
+  async audit(): Promise<JournalEntry[]> {
+    await this.ready();
+    return this.journal.list();
+  }
+
+  private session(sessionId: string): ManagedSession {
+    const session = this.sessions.get(sessionId);
+    if (!session) throw new NotFoundError(`Browser session ${sessionId} does not exist`);
+    return session;
+  }
+
+  private info(session: ManagedSession): ManagedSessionInfo {
+    return {
+      id: session.id,
+      provider: session.handle.provider,
+      ...(session.handle.profileId ? { profileId: session.handle.profileId } : {}),
+      ...(session.handle.liveViewUrl ? { liveViewUrl: session.handle.liveViewUrl } : {}),
+      openedAt: new Date(session.openedAt).toISOString(),
+      ...(session.lastActionAt === undefined ? {} : { lastActionAt: new Date(session.lastActionAt).toISOString() }),
+      ...(session.running ? { busy: session.running.op } : {}),
+      control: this.leases.state(session.id),
+    };
+  }
+
+  /** (Re)starts the idle timer; expiry closes the session unless an action is running. */
+  private touch(session: ManagedSession): void {
+    const { clock, idleTimeoutMs } = this.options;
+    clock.clearTimeout(session.idleTimer);
+    session.idleTimer = clock.setTimeout(() => {
+      if (session.closed) return;
+      if (session.running) return this.touch(session);
+      void this.closeSession(session.id, "idleTimeout").catch(() => undefined);
+    }, idleTimeoutMs);
+  }
+
+  /** A frame for a recording, skipped (undefined) while the session is busy. */
+  private async captureIdle(sessionId: string): Promise<string | undefined> {
+    const session = this.sessions.get(sessionId);
+    if (!session || session.running) return undefined;
+    const shot: ScreenshotResult = await this.adapter.execute(session.handle, { op: "screenshot" });
+    return shot.base64;
+  }
+
+  private closedDuring(session: ManagedSession, op: string, mutating: boolean, cause: unknown): Error {
+    return mutating
+      ? new OutcomeUnknownError(`Session ${session.id} was closed while ${op} was running; it may have taken effect`, { cause })
+      : new SessionClosedError(`Session ${session.id} was closed while ${op} was running`, { cause });
+  }
+}

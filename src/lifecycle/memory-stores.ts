@@ -1,0 +1,51 @@
+import type { Checkpoint, JournalEntry, RecordingMeta, RecordingStore, StateStore, StoredState } from "./stores.js";
+
+/**
+ * A state store in memory: what a manager without `stateRootDir` uses. Nothing
+ * survives the process.
+ *
+ * @example
+ * ```ts
+ * const manager = new BrowserSessionManager(adapter, 2, { stateStore: createMemoryStateStore() });
+ * ```
+ */
+export function createMemoryStateStore(): StateStore {
+  let state: StoredState = { journal: [], checkpoints: [] };
+  return {
+    async open() {
+      return { journal: [...state.journal], checkpoints: [...state.checkpoints] };
+    },
+    async writeJournal(entries: readonly JournalEntry[]) {
+      state = { ...state, journal: entries.map((entry) => ({ ...entry })) };
+    },
+    async writeCheckpoints(checkpoints: readonly Checkpoint[]) {
+      state = { ...state, checkpoints: [...checkpoints] };
+    },
+    async close() {},
+  };
+}
+
+/** A recording store in memory. */
+export function createMemoryRecordingStore(): RecordingStore {
+  const metas = new Map<string, RecordingMeta>();
+  const frames = new Map<string, string>();
+  return {
+    async open() {
+      return [...metas.values()];
+    },
+    async writeMeta(recording) {
+      metas.set(recording.id, structuredClone(recording));
+    },
+    async writeFrame(recordingId, frameId, base64) {
+      frames.set(`${recordingId}/${frameId}`, base64);
+    },
+    async readFrame(recordingId, frameId) {
+      return frames.get(`${recordingId}/${frameId}`);
+    },
+    async delete(recordingId) {
+      metas.delete(recordingId);
+      for (const key of [...frames.keys()]) if (key.startsWith(`${recordingId}/`)) frames.delete(key);
+    },
+    async close() {},
+  };
+}

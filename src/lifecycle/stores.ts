@@ -1,0 +1,93 @@
+/**
+ * Storage behind the session manager: small interfaces with in-memory
+ * implementations here (runtime-neutral) and file-backed ones on the Node side
+ * (`src/stores/`). Everything stored is metadata: no typed text, no secrets,
+ * URLs sanitised.
+ */
+import type { ResolvedOpenOptions } from "../protocol/open-options.js";
+
+/** One action as the journal (and the audit) keeps it. */
+export interface JournalEntry {
+  /** Monotonic across restarts of the same state root. */
+  seq: number;
+  sessionId: string;
+  op: string;
+  startedAt: string;
+  finishedAt?: string;
+  durationMs?: number;
+  /**
+   * `pending` while running; `unknown` when it was pending at a restart or
+   * its outcome could not be confirmed (never replayed).
+   */
+  outcome: "pending" | "ok" | "error" | "unknown";
+  /** Error code on failure (`validation`, `timeout`, …). */
+  errorCode?: string;
+  /** Masked summary of the command: typed text as `[N chars, sha256:abcd1234]`, URLs sanitised. */
+  detail?: string;
+  /** Whether a human control token authorised it. */
+  human?: boolean;
+}
+
+/** A resumable description of a session. */
+export interface Checkpoint {
+  id: string;
+  createdAt: string;
+  /** Session the checkpoint was taken from. */
+  sessionId: string;
+  /** Provider name (`local`, `browserbase`, `steel`). */
+  backend: string;
+  /** The validated open options (no open tag). */
+  options: Omit<ResolvedOpenOptions, "openTag">;
+  /** Pages in order, URLs sanitised (http(s) without credentials, query or fragment, or about:blank). */
+  pages: { url: string; title: string }[];
+  /** Index of the selected page in `pages`. */
+  selectedIndex: number;
+}
+
+/** What a state root holds when it is opened. */
+export interface StoredState {
+  journal: JournalEntry[];
+  checkpoints: Checkpoint[];
+}
+
+/**
+ * The manager's durable state: journal and checkpoints. One live owner at a
+ * time; a root remembers the tenant it was created for.
+ */
+export interface StateStore {
+  /**
+   * Claims the root and reads it.
+   * @throws when another live owner holds the root, or the root belongs to another tenant.
+   */
+  open(owner: { tenantId?: string }): Promise<StoredState>;
+  /** Replaces the journal atomically; on failure the previous journal is intact. */
+  writeJournal(entries: readonly JournalEntry[]): Promise<void>;
+  /** Replaces the checkpoints atomically. */
+  writeCheckpoints(checkpoints: readonly Checkpoint[]): Promise<void>;
+  /** Releases ownership. */
+  close(): Promise<void>;
+}
+
+/** A recording's metadata. */
+export interface RecordingMeta {
+  id: string;
+  sessionId: string;
+  startedAt: string;
+  stoppedAt?: string;
+  state: "recording" | "stopped";
+  /** Why it stopped: asked, session closed, a limit reached, or recovered after a restart. */
+  stopReason?: "stopped" | "sessionClosed" | "frameLimit" | "byteLimit" | "recovered";
+  frames: { id: string; capturedAt: string; bytes: number }[];
+}
+
+/** Frames of recordings. Frames are PNG, passed as base64. */
+export interface RecordingStore {
+  /** Reads what survives (recordings older than `ttlMs` are deleted first). */
+  open(ttlMs: number): Promise<RecordingMeta[]>;
+  writeMeta(recording: RecordingMeta): Promise<void>;
+  writeFrame(recordingId: string, frameId: string, base64: string): Promise<void>;
+  /** The frame, or `undefined` when it does not exist. */
+  readFrame(recordingId: string, frameId: string): Promise<string | undefined>;
+  delete(recordingId: string): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,282 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLocalProvider } from "../../src/providers/local/index.js";
+import {
+  BusyError,
+  CapacityError,
+  ControlLeaseError,
+  NotFoundError,
+  OutcomeUnknownError,
+  ProfileInUseError,
+  ValidationError,
+} from "../../src/errors.js";
+import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
+import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
+import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
+import { FakeClock } from "../helpers/fake-clock.js";
+
+let adapter: PlaywrightBrowserAdapter;
+let server: FixtureServer;
+
+beforeAll(async () => {
+  adapter = new PlaywrightBrowserAdapter();
+  server = await startFixtureServer();
+});
+afterAll(async () => {
+  await adapter.shutdown();
+  await server.close();
+});
+
+describe("BrowserSessionManager (real Chromium)", () => {
+  it("admits at most maxSessions and frees a slot on close", async () => {
+    const manager = new BrowserSessionManager(adapter, 2);
+    const first = await manager.open();
+    await manager.open();
+    const error = await manager.open().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CapacityError);
+    expect((error as Error).message).toMatch(/All 2 browser sessions are in use/);
+    await manager.closeSession(first.id);
+    const third = await manager.open();
+    expect(manager.list().map((session) => session.id)).toContain(third.id);
+    await manager.close();
+    expect(manager.list()).toEqual([]);
+  });
+
+  it("refuses concurrent opens beyond capacity too", async () => {
+    const manager = new BrowserSessionManager(adapter, 1);
+    const results = await Promise.allSettled([manager.open(), manager.open()]);
+    expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(1);
+    expect(results.find((result) => result.status === "rejected")?.reason).toBeInstanceOf(CapacityError);
+    await manager.close();
+  });
+
+  it("runs one action at a time per session: a second is refused as busy, not queued", async () => {
+    const manager = new BrowserSessionManager(adapter, 1);
+    const { id } = await manager.open();
+    await manager.perform(id, "navigate", server.url("/index.html"));
+    const slow = manager.execute(id, { op: "evaluate", expression: "new Promise((resolve) => setTimeout(() => resolve('done'), 400))" });
+    const second = await manager.execute(id, { op: "evaluate", expression: "1" }).catch((caught: unknown) => caught);
+    expect(second).toBeInstanceOf(BusyError);
+    expect((second as Error).message).toMatch(/busy with evaluate/);
+    expect((await slow).value).toBe("done");
+    expect((await manager.execute(id, { op: "evaluate", expression: "2" })).value).toBe(2);
+    const audit = await manager.audit();
+    expect(audit.filter((entry) => entry.op === "evaluate").map((entry) => entry.outcome)).toEqual(["ok", "ok"]);
+    await manager.close();
+  });
+
+  it("ends a pending action with a clear error when its session closes, and frees the slot", async () => {
+    const manager = new BrowserSessionManager(adapter, 1);
+    const { id } = await manager.open();
+    await manager.perform(id, "navigate", server.url("/index.html"));
+    const pending = manager.execute(id, { op: "evaluate", expression: "new Promise(() => {})" }).catch((caught: unknown) => caught);
+    await expect.poll(() => manager.list()[0]?.busy).toBe("evaluate");
+    await manager.closeSession(id);
+    const error = await pending;
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as Error).message).toMatch(/was closed while evaluate was running/);
+    const again = await manager.open();
+    expect(again.id).not.toBe(id);
+    const audit = await manager.audit();
+    expect(audit.at(-1)).toMatchObject({ sessionId: id, op: "evaluate", outcome: "unknown" });
+    await expect(manager.execute(id, { op: "pages" })).rejects.toBeInstanceOf(NotFoundError);
+    await manager.close();
+  });
+
+  it("closes an idle session after idleTimeoutMs, and live frames do not extend it", async () => {
+    const clock = new FakeClock();
+    const manager = new BrowserSessionManager(adapter, 1, { clock, idleTimeoutMs: 60_000 });
+    const closed: string[] = [];
+    manager.events.on("session-close", (event) => closed.push(`${event.sessionId}:${event.reason}`));
+    const { id } = await manager.open();
+    clock.advance(50_000);
+    await manager.perform(id, "navigate", server.url("/index.html"));
+    clock.advance(50_000);
+    expect(manager.list()).toHaveLength(1);
+    const frame = await manager.liveFrame(id);
+    expect(frame.mimeType).toBe("image/png");
+    clock.advance(10_001);
+    await expect.poll(() => closed).toEqual([`${id}:idleTimeout`]);
+    expect(manager.list()).toEqual([]);
+    await manager.close();
+  });
+
+  it("hands control to a human: automation only observes, wrong tokens are refused, expiry hands back", async () => {
+    const clock = new FakeClock();
+    const manager = new BrowserSessionManager(adapter, 1, { clock });
+    const changes: string[] = [];
+    manager.events.on("control-change", (event) => changes.push(`${event.mode}:${event.reason}`));
+    const { id } = await manager.open();
+    await manager.perform(id, "navigate", server.url("/form.html"));
+
+    const grant = await manager.acquireControl(id, 10_000);
+    expect(grant.token).toMatch(/^[0-9a-f-]{36}$/);
+    expect(await manager.control(id)).toEqual({ mode: "human", expiresAt: grant.expiresAt });
+    expect(JSON.stringify(await manager.control(id))).not.toContain(grant.token);
+    expect(JSON.stringify(manager.list())).not.toContain(grant.token);
+    await expect(manager.acquireControl(id)).rejects.toBeInstanceOf(ControlLeaseError);
+
+    await expect(manager.execute(id, { op: "click", selector: "#remember" })).rejects.toThrow(/under human control/);
+    await expect(manager.execute(id, { op: "click", selector: "#remember" }, "wrong-token")).rejects.toThrow(/Wrong control token/);
+    const observed = await manager.execute(id, { op: "accessibility" });
+    expect(observed.snapshot).toMatch(/Remember me/);
+    await manager.execute(id, { op: "click", selector: "#remember" }, grant.token);
+    expect((await manager.execute(id, { op: "evaluate", expression: "document.querySelector('#remember').checked" }, grant.token)).value).toBe(true);
+    expect((await manager.audit()).filter((entry) => entry.human).map((entry) => entry.op)).toEqual(["click", "evaluate"]);
+
+    const renewed = await manager.renewControl(id, grant.token, 20_000);
+    expect(Date.parse(renewed.expiresAt)).toBe(clock.now() + 20_000);
+    await expect(manager.renewControl(id, "wrong-token")).rejects.toBeInstanceOf(ControlLeaseError);
+
+    clock.advance(20_001);
+    expect(await manager.control(id)).toEqual({ mode: "automation" });
+    await manager.execute(id, { op: "uncheck", selector: "#remember" });
+    await expect(manager.execute(id, { op: "click", selector: "#remember" }, grant.token)).rejects.toThrow(/lease ended/);
+
+    const again = await manager.acquireControl(id);
+    await manager.releaseControl(id, again.token);
+    expect(await manager.control(id)).toEqual({ mode: "automation" });
+    expect(changes).toEqual(["human:acquired", "human:renewed", "automation:expired", "human:acquired", "automation:released"]);
+    await expect(manager.acquireControl(id, 500)).rejects.toBeInstanceOf(ValidationError);
+    await expect(manager.acquireControl(id, 120_001)).rejects.toThrow(/ttlMs: expected an integer from 1000 to 120000/);
+    await manager.close();
+  });
+
+  it("journals masked metadata, never typed text", async () => {
+    const manager = new BrowserSessionManager(adapter, 1);
+    const { id } = await manager.open();
+    await manager.perform(id, "navigate", server.url("/form.html?token=abc123"));
+    await manager.execute(id, { op: "fill", selector: "#pass", value: "correct-horse-battery" });
+    await manager.execute(id, { op: "type", selector: "#user", text: "typed-secret-text" });
+    await manager.execute(id, { op: "click", selector: "#missing", timeoutMs: 100 }).catch(() => undefined);
+    const audit = await manager.audit();
+    const serialized = JSON.stringify(audit);
+    expect(serialized).not.toMatch(/correct-horse-battery|typed-secret-text|abc123/);
+    expect(audit.map((entry) => entry.op)).toEqual(["navigate", "fill", "type", "click"]);
+    expect(audit[1]!.detail).toMatch(/^fill #pass value=\[21 chars, sha256:[0-9a-f]{12}\]$/);
+    expect(audit[0]!.detail).toBe(`navigate ${server.url("/form.html")}`);
+    expect(audit[3]).toMatchObject({ outcome: "error", errorCode: "not_found" });
+    expect(audit.every((entry, index) => entry.seq === index + 1 && typeof entry.durationMs === "number")).toBe(true);
+    await manager.close();
+  });
+
+  it("opens a profile at most once per manager, and again once it is closed", async () => {
+    const profileRootDir = await mkdtemp(join(tmpdir(), "station-manager-profiles-"));
+    const profiled = new PlaywrightBrowserAdapter({ provider: createLocalProvider({ profileRootDir }) });
+    const manager = new BrowserSessionManager(profiled, 3);
+    try {
+      const first = await manager.open({ profileId: "alice" });
+      expect(first.profileId).toBe("alice");
+      const error = await manager.open({ profileId: "alice" }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ProfileInUseError);
+      expect((error as Error).message).toMatch(/already open in this manager/);
+      await manager.closeSession(first.id);
+      const again = await manager.open({ profileId: "alice" });
+      expect(again.profileId).toBe("alice");
+      // A failed open does not leave the profile marked as open.
+      const noRoot = new BrowserSessionManager(adapter, 1);
+      await expect(noRoot.open({ profileId: "bob" })).rejects.toBeInstanceOf(ValidationError);
+      await expect(noRoot.open({ profileId: "bob" })).rejects.toThrow(/no profileRootDir/);
+      await noRoot.close();
+    } finally {
+      await manager.close();
+      await profiled.shutdown();
+      await rm(profileRootDir, { recursive: true, force: true });
+    }
+  });
+
+  it("checkpoints sanitised pages and resumes them into a new session", async () => {
+    const manager = new BrowserSessionManager(adapter, 2);
+    const { id } = await manager.open();
+    await manager.perform(id, "navigate", server.url("/index.html?session=secret#top"));
+    await manager.execute(id, { op: "newPage", url: server.url("/second.html?q=private") });
+    await manager.execute(id, { op: "selectPage", pageId: "p1" });
+    const checkpoint = await manager.checkpoint(id);
+    expect(checkpoint.pages.map((page) => page.url)).toEqual([server.url("/index.html"), server.url("/second.html")]);
+    expect(checkpoint.selectedIndex).toBe(0);
+    expect(checkpoint.backend).toBe("local");
+    expect(JSON.stringify(checkpoint)).not.toMatch(/secret|private|#top/);
+    expect(await manager.checkpoints()).toHaveLength(1);
+
+    const resumed = await manager.resumeCheckpoint(checkpoint.id);
+    expect(resumed.id).not.toBe(id);
+    const pages = await manager.execute(resumed.id, { op: "pages" });
+    expect(pages.pages.map((page) => page.title)).toEqual(["Fixture home", "Second page"]);
+    expect(pages.selectedPageId).toBe(pages.pages[0]!.pageId);
+    await manager.deleteCheckpoint(checkpoint.id);
+    expect(await manager.checkpoints()).toEqual([]);
+    await expect(manager.resumeCheckpoint(checkpoint.id)).rejects.toBeInstanceOf(NotFoundError);
+    await manager.close();
+  });
+
+  it("records a frame at once and every 5 s, skips busy frames, stops at limits and on close, keeping frames", async () => {
+    const clock = new FakeClock();
+    const manager = new BrowserSessionManager(adapter, 2, { clock, recordingLimits: { framesPerRecording: 3, recordingsPerManager: 2 } });
+    const stops: string[] = [];
+    manager.events.on("recording-stop", (event) => stops.push(event.reason));
+    const { id } = await manager.open();
+    await manager.perform(id, "navigate", server.url("/index.html"));
+    const recording = await manager.startRecording(id);
+    expect(recording.frames).toHaveLength(1);
+    const first = await manager.recordingFrame(recording.id, recording.frames[0]!.id);
+    expect(first.mimeType).toBe("image/png");
+    expect(Buffer.from(first.base64, "base64").subarray(1, 4).toString()).toBe("PNG");
+
+    // A busy browser skips the frame.
+    const busy = manager.execute(id, { op: "evaluate", expression: "new Promise((resolve) => setTimeout(resolve, 300))" });
+    await expect.poll(() => manager.list()[0]?.busy).toBe("evaluate");
+    clock.advance(5_000);
+    await busy;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect((await manager.getRecording(recording.id)).frames).toHaveLength(1);
+
+    clock.advance(5_000);
+    await expect.poll(async () => (await manager.getRecording(recording.id)).frames.length).toBe(2);
+    clock.advance(5_000);
+    await expect.poll(async () => (await manager.getRecording(recording.id)).state).toBe("stopped");
+    const stopped = await manager.getRecording(recording.id);
+    expect(stopped).toMatchObject({ stopReason: "frameLimit" });
+    expect(stopped.frames).toHaveLength(3);
+
+    const second = await manager.startRecording(id);
+    await expect(manager.startRecording(id)).rejects.toBeInstanceOf(CapacityError);
+    await manager.closeSession(id);
+    expect(await manager.getRecording(second.id)).toMatchObject({ state: "stopped", stopReason: "sessionClosed" });
+    expect((await manager.getRecording(second.id)).frames).toHaveLength(1);
+    expect(stops).toEqual(["frameLimit", "sessionClosed"]);
+
+    const other = await manager.open();
+    await expect(manager.startRecording(other.id)).rejects.toThrow(/At most 2 recordings/);
+    await manager.deleteRecording(recording.id);
+    await expect(manager.recordingFrame(recording.id, "f0001")).rejects.toBeInstanceOf(NotFoundError);
+    expect((await manager.recordings()).map((entry) => entry.id)).toEqual([second.id]);
+    await manager.close();
+  });
+
+  it("emits session and action events", async () => {
+    const manager = new BrowserSessionManager(adapter, 1);
+    const seen: string[] = [];
+    manager.events.on("session-open", () => seen.push("open"));
+    manager.events.on("action-start", (event) => seen.push(`start:${event.op}`));
+    manager.events.on("action-finish", (event) => seen.push(`finish:${event.op}:${event.outcome}`));
+    manager.events.on("session-close", (event) => seen.push(`close:${event.reason}`));
+    const { id } = await manager.open();
+    await manager.perform(id, "evaluate", "1 + 1");
+    await manager.closeSession(id);
+    expect(seen).toEqual(["open", "start:evaluate", "finish:evaluate:ok", "close:closed"]);
+    await manager.close();
+  });
+
+  it("refuses bad input naming the field", async () => {
+    expect(() => new BrowserSessionManager(adapter, 0)).toThrow(/maxSessions: expected an integer/);
+    expect(() => new BrowserSessionManager(adapter, 1, { idleTimeoutMs: 5 })).toThrow(/options.idleTimeoutMs/);
+    expect(() => new BrowserSessionManager(adapter, 1, { stateRootDir: "/tmp/x" })).toThrow(/options.stateRootDir: file storage needs Node/);
+    const manager = new BrowserSessionManager(adapter, 1);
+    const { id } = await manager.open();
+    await expect(manager.perform(id, "navigate")).rejects.toThrow(/value: navigate needs a URL string/);
+    await expect(manager.execute(id, { op: "click" } as never)).rejects.toThrow(/command.target: required/);
+    await manager.close();
+  });
+});

@@ -10,3 +10,5 @@ export {
   type LocalProviderOptions,
   type PlaywrightProvider,
 } from "./providers/local/index.js";
+export { BrowserSessionManager } from "./stores/session-manager.js";
+export { createFileStateStore, createFileRecordingStore } from "./stores/index.js";

@@ -272,7 +272,8 @@ export class BrowserSessionManager {
     this.closedManager = true;
     await this.recorder.close().catch(() => undefined);
     await this.journal.flush();
-    if (!this.initError) await this.options.stateStore.close();
+    // Releasing the root may fail (a read-only disk); a stale owner lock is taken over by the next owner.
+    if (!this.initError) await this.options.stateStore.close().catch(() => undefined);
   }
 
   // Human control

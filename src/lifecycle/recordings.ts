@@ -44,7 +44,8 @@ export class Recorder {
         stored.state === "recording"
           ? { ...stored, state: "stopped", stoppedAt: stored.frames.at(-1)?.capturedAt ?? stored.startedAt, stopReason: "recovered" }
           : stored;
-      if (recording !== stored) await this.store.writeMeta(recording);
+      // Marking it recovered on disk is best effort: the in-memory state is what callers see.
+      if (recording !== stored) await this.store.writeMeta(recording).catch(() => undefined);
       this.recordings.set(recording.id, recording);
       this.bytes += recording.frames.reduce((sum, frame) => sum + frame.bytes, 0);
     }
@@ -144,6 +145,11 @@ export class Recorder {
       }
       const frame = { id: `f${String(recording.frames.length + 1).padStart(4, "0")}`, capturedAt: new Date(this.clock.now()).toISOString(), bytes };
       await this.store.writeFrame(recordingId, frame.id, base64);
+      // Deleted while the frame was being written: leave nothing behind.
+      if (!this.recordings.has(recordingId)) {
+        await this.store.delete(recordingId).catch(() => undefined);
+        return;
+      }
       recording.frames.push(frame);
       this.bytes += bytes;
       await this.store.writeMeta(recording);

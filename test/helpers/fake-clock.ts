@@ -2,9 +2,14 @@ import type { Clock } from "../../src/lifecycle/clock.js";
 
 /** A clock whose time moves only when a test advances it. */
 export class FakeClock implements Clock {
-  private time = Date.parse("2026-01-01T00:00:00Z");
+  private time: number;
   private timers: { id: number; at: number; callback: () => void }[] = [];
   private nextId = 1;
+
+  /** Starts at `start` (default: the real time now). */
+  constructor(start: number = Date.now()) {
+    this.time = start;
+  }
 
   now(): number {
     return this.time;

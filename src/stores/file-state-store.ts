@@ -1,0 +1,139 @@
+import { mkdir, readdir, rm } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { JournalError, ValidationError } from "../errors.js";
+import type { Checkpoint, JournalEntry, StateStore, StoredState } from "../lifecycle/stores.js";
+import { readJsonFile, writeFileAtomically } from "./atomic-file.js";
+import { claimOwnerLock, type OwnerLock } from "./owner-lock.js";
+
+const field = "options.stateRootDir";
+/** Temporary files an interrupted write of this store leaves behind. */
+const leftoverPattern = /^(?:root|journal|checkpoints)\.json\.\d+\.[0-9a-f]+\.tmp$/;
+
+/** `root.json`: what the state root is for. */
+interface RootDescription {
+  version: 1;
+  tenantId?: string;
+  createdAt: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+async function readRecords(path: string, isValid: (value: Record<string, unknown>) => boolean): Promise<Record<string, unknown>[]> {
+  const value = await readJsonFile(path, field);
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw new ValidationError(field, `${path} does not hold a JSON array; it was left as it is: repair or remove it`);
+  value.forEach((item, index) => {
+    if (!isRecord(item) || !isValid(item)) {
+      throw new ValidationError(field, `${path}: item ${index} is malformed; the file was left as it is: repair or remove it`);
+    }
+  });
+  return value as Record<string, unknown>[];
+}
+
+/**
+ * A state store in a directory, for Node: `owner.lock` (one live owner at a
+ * time), `root.json` (the tenant the root was created for), `journal.json` and
+ * `checkpoints.json`, each replaced atomically (temporary file, fsync, rename,
+ * directory fsync) so a failed write leaves the previous file intact.
+ *
+ * A lock left by a process that is gone (or whose pid was recycled) is taken
+ * over; a lock held by a live process, this one included, is refused. Writes
+ * run in call order and only while this store still holds the lock.
+ *
+ * @example
+ * ```ts
+ * const stateStore = createFileStateStore("/var/lib/station/state");
+ * const manager = new BrowserSessionManager(adapter, 2, { stateStore });
+ * ```
+ */
+export function createFileStateStore(stateRootDir: string): StateStore {
+  if (typeof stateRootDir !== "string" || stateRootDir.length === 0) {
+    throw new ValidationError(field, "expected a directory path");
+  }
+  const root = resolve(stateRootDir);
+  const paths = {
+    lock: join(root, "owner.lock"),
+    root: join(root, "root.json"),
+    journal: join(root, "journal.json"),
+    checkpoints: join(root, "checkpoints.json"),
+  };
+  let lock: OwnerLock | undefined;
+  let writes: Promise<void> = Promise.resolve();
+
+  async function removeLeftovers(): Promise<void> {
+    for (const name of await readdir(root)) {
+      if (leftoverPattern.test(name)) await rm(join(root, name), { force: true });
+    }
+  }
+
+  async function checkTenant(tenantId: string | undefined): Promise<void> {
+    const stored = await readJsonFile(paths.root, field);
+    if (stored === undefined) {
+      const holdsState = (await readdir(root)).some((name) => name === "journal.json" || name === "checkpoints.json");
+      if (holdsState) throw new ValidationError(field, `${root} holds state but no root.json; refusing to adopt it`);
+      const description: RootDescription = { version: 1, ...(tenantId === undefined ? {} : { tenantId }), createdAt: new Date().toISOString() };
+      await writeFileAtomically(paths.root, `${JSON.stringify(description, null, 2)}\n`);
+      return;
+    }
+    if (!isRecord(stored) || stored.version !== 1 || (stored.tenantId !== undefined && typeof stored.tenantId !== "string")) {
+      throw new ValidationError(field, `${paths.root} is not a version 1 state root description; it was left as it is`);
+    }
+    // Never name the other tenant.
+    if (stored.tenantId !== tenantId) throw new ValidationError("options.tenantId", "state root belongs to another tenant");
+  }
+
+  /** Runs writes one after another, in call order, each only while the lock is still ours. */
+  function enqueueWrite(path: string, text: string): Promise<void> {
+    const run = writes.then(async () => {
+      if (!lock) throw new JournalError(`The state store at ${root} is not open`);
+      if (!(await lock.isHeld())) {
+        throw new JournalError(`${paths.lock} no longer belongs to this process; refusing to write ${path}`);
+      }
+      await writeFileAtomically(path, text);
+    });
+    writes = run.catch(() => undefined);
+    return run;
+  }
+
+  return {
+    async open(owner: { tenantId?: string }): Promise<StoredState> {
+      if (lock) throw new ValidationError(field, `the state store at ${root} is already open`);
+      if (owner.tenantId !== undefined && typeof owner.tenantId !== "string") {
+        throw new ValidationError("options.tenantId", "expected a string");
+      }
+      await mkdir(root, { recursive: true, mode: 0o700 });
+      const claimed = await claimOwnerLock(paths.lock, field);
+      try {
+        await removeLeftovers();
+        await checkTenant(owner.tenantId);
+        const journal = await readRecords(paths.journal, (entry) => typeof entry.seq === "number" && typeof entry.op === "string");
+        const checkpoints = await readRecords(paths.checkpoints, (checkpoint) => typeof checkpoint.id === "string");
+        lock = claimed;
+        return { journal: journal as unknown as JournalEntry[], checkpoints: checkpoints as unknown as Checkpoint[] };
+      } catch (error) {
+        await claimed.release().catch(() => undefined);
+        throw error;
+      }
+    },
+
+    async writeJournal(entries: readonly JournalEntry[]): Promise<void> {
+      // Serialised now, so later changes by the caller do not leak into this write.
+      await enqueueWrite(paths.journal, JSON.stringify(entries));
+    },
+
+    async writeCheckpoints(checkpoints: readonly Checkpoint[]): Promise<void> {
+      await enqueueWrite(paths.checkpoints, JSON.stringify(checkpoints));
+    },
+
+    async close(): Promise<void> {
+      const held = lock;
+      if (!held) return;
+      await writes;
+      if (lock !== held) return; // a concurrent close got there first
+      lock = undefined;
+      await held.release();
+    },
+  };
+}

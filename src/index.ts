@@ -107,6 +107,7 @@ export {
   SessionManagerEmitter,
   resolveSessionManagerOptions,
   type ManagedSessionInfo,
+  performCommand,
   type PerformAction,
   type SessionManagerOptions,
   type ResolvedSessionManagerOptions,

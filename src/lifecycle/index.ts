@@ -1,4 +1,5 @@
-export { BrowserSessionManager, type ManagedSessionInfo, type PerformAction } from "./manager.js";
+export { BrowserSessionManager, type ManagedSessionInfo } from "./manager.js";
+export { performCommand, type PerformAction } from "./perform.js";
 export { resolveSessionManagerOptions, type SessionManagerOptions, type ResolvedSessionManagerOptions } from "./options.js";
 export { createMemoryStateStore, createMemoryRecordingStore } from "./memory-stores.js";
 export { systemClock, type Clock } from "./clock.js";

@@ -20,6 +20,7 @@ import { ControlLeases, type ControlGrant, type ControlState } from "./control.j
 import { SessionManagerEmitter, type SessionCloseReason } from "./events.js";
 import { Journal } from "./journal.js";
 import { describeCommand } from "./mask.js";
+import { performCommand, type PerformAction } from "./perform.js";
 import { resolveSessionManagerOptions, type ResolvedSessionManagerOptions, type SessionManagerOptions } from "./options.js";
 import { Recorder, type RecordingFrame } from "./recordings.js";
 import type { Checkpoint, JournalEntry, RecordingMeta } from "./stores.js";
@@ -37,8 +38,6 @@ export interface ManagedSessionInfo {
   control: ControlState;
 }
 
-/** The short actions of `perform`. */
-export type PerformAction = "navigate" | "evaluate" | "click" | "type" | "press" | "screenshot";
 
 interface ManagedSession {
   id: string;
@@ -223,21 +222,7 @@ export class BrowserSessionManager {
    * `press` (key), `screenshot`.
    */
   async perform(sessionId: string, action: PerformAction, value?: string, controlToken?: string): Promise<CommandResult> {
-    const text = (field: string) => {
-      if (typeof value !== "string") throw new ValidationError("value", `${action} needs a ${field} string`);
-      return value;
-    };
-    const commands: Record<PerformAction, () => BrowserCommandInput> = {
-      navigate: () => ({ op: "navigate", url: text("URL") }),
-      evaluate: () => ({ op: "evaluate", expression: text("expression") }),
-      click: () => ({ op: "click", selector: text("selector") }),
-      type: () => ({ op: "type", text: text("text") }),
-      press: () => ({ op: "press", key: text("key") }),
-      screenshot: () => ({ op: "screenshot" }),
-    };
-    const build = commands[action];
-    if (!build) throw new ValidationError("action", `expected one of ${Object.keys(commands).join(", ")}`);
-    return this.execute(sessionId, build(), controlToken);
+    return this.execute(sessionId, performCommand(action, value), controlToken);
   }
 
   /** Closes a session. A pending action ends with a clear error and the slot is free at once. */

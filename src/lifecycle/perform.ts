@@ -1,0 +1,31 @@
+import { ValidationError } from "../errors.js";
+import type { BrowserCommandInput } from "../protocol/commands.js";
+
+/** The short actions of `perform`. */
+export type PerformAction = "navigate" | "evaluate" | "click" | "type" | "press" | "screenshot";
+
+const builders: Record<PerformAction, { needs?: string; build: (value: string) => BrowserCommandInput }> = {
+  navigate: { needs: "URL", build: (url) => ({ op: "navigate", url }) },
+  evaluate: { needs: "expression", build: (expression) => ({ op: "evaluate", expression }) },
+  click: { needs: "selector", build: (selector) => ({ op: "click", selector }) },
+  type: { needs: "text", build: (text) => ({ op: "type", text }) },
+  press: { needs: "key", build: (key) => ({ op: "press", key }) },
+  screenshot: { build: () => ({ op: "screenshot" }) },
+};
+
+/**
+ * The command a `perform(id, action, value)` call stands for: `navigate`
+ * (URL), `evaluate` (expression), `click` (selector), `type` (text into the
+ * focused element), `press` (key), `screenshot`.
+ *
+ * @example
+ * ```ts
+ * performCommand("navigate", "https://example.com/"); // { op: "navigate", url: "https://example.com/" }
+ * ```
+ */
+export function performCommand(action: PerformAction, value?: string): BrowserCommandInput {
+  const builder = Object.hasOwn(builders, action) ? builders[action] : undefined;
+  if (!builder) throw new ValidationError("action", `expected one of ${Object.keys(builders).join(", ")}`);
+  if (builder.needs !== undefined && typeof value !== "string") throw new ValidationError("value", `${action} needs a ${builder.needs} string`);
+  return builder.build(value ?? "");
+}

@@ -1,4 +1,5 @@
 import {
+  ActionFailedError,
   BusyError,
   CapacityError,
   NotFoundError,
@@ -10,6 +11,7 @@ import {
   isStationBrowserError,
 } from "../errors.js";
 import type { BrowserAdapter, BrowserHandle } from "../protocol/adapter.js";
+import type { BrowserBackend, ExecuteOptions } from "../protocol/backend.js";
 import { isObservationCommand, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
 import { limits } from "../protocol/limits.js";
 import { OpenOptionsSchema, type OpenOptions, type ResolvedOpenOptions } from "../protocol/open-options.js";
@@ -29,6 +31,8 @@ import type { Checkpoint, JournalEntry, RecordingMeta } from "./stores.js";
 export interface ManagedSessionInfo {
   id: string;
   provider: string;
+  /** The client-made tag of the open that created it. */
+  openTag: string;
   profileId?: string;
   liveViewUrl?: string;
   openedAt: string;
@@ -69,7 +73,7 @@ interface ManagedSession {
  * await browsers.close();
  * ```
  */
-export class BrowserSessionManager {
+export class BrowserSessionManager implements BrowserBackend {
   /** Events: `session-open`, `session-close`, `action-start`, `action-finish`, `control-change`, `recording-stop`. */
   readonly events = new SessionManagerEmitter();
   private readonly options: ResolvedSessionManagerOptions;
@@ -82,6 +86,7 @@ export class BrowserSessionManager {
   private readonly initialized: Promise<void>;
   private initError: unknown;
   private opening = 0;
+  private readonly pendingOpens = new Map<string, Promise<ManagedSessionInfo>>();
   private closedManager = false;
 
   constructor(
@@ -125,9 +130,38 @@ export class BrowserSessionManager {
     await this.recorder.load(this.options.recordingTtlMs);
   }
 
-  /** Opens a browser session, within `maxSessions`. */
+  /**
+   * Opens a browser session, within `maxSessions`. Opening again with the
+   * `openTag` of a live session (or of an open still in progress) returns that
+   * session instead of a second one: an uncertain open can be repeated safely.
+   */
   async open(options: OpenOptions = {}): Promise<ManagedSessionInfo> {
     const resolved = parseWith(OpenOptionsSchema, options, "options");
+    const tag = resolved.openTag;
+    if (tag !== undefined) {
+      const pending = this.pendingOpens.get(tag);
+      if (pending) return pending;
+      const live = this.findByOpenTag(tag)[0];
+      if (live) return live;
+      const opening = this.openNew(resolved).finally(() => this.pendingOpens.delete(tag));
+      this.pendingOpens.set(tag, opening);
+      return opening;
+    }
+    return this.openNew({ ...resolved, openTag: `open_${crypto.randomUUID()}` });
+  }
+
+  /** Live sessions opened with `openTag`: how a caller resolves an uncertain open. */
+  async reconcile(openTag: string): Promise<ManagedSessionInfo[]> {
+    await this.ready();
+    return this.findByOpenTag(openTag);
+  }
+
+  /** Live sessions opened with `openTag` (at most one). */
+  findByOpenTag(openTag: string): ManagedSessionInfo[] {
+    return [...this.sessions.values()].filter((session) => session.handle.openTag === openTag).map((session) => this.info(session));
+  }
+
+  private async openNew(resolved: ResolvedOpenOptions): Promise<ManagedSessionInfo> {
     await this.ready();
     this.journal.assertWritable();
     if (this.sessions.size + this.opening >= this.maxSessions) {
@@ -170,8 +204,9 @@ export class BrowserSessionManager {
   async execute<Command extends BrowserCommand | BrowserCommandInput>(
     sessionId: string,
     command: Command,
-    controlToken?: string,
+    options?: string | ExecuteOptions,
   ): Promise<CommandResult<Command["op"]>> {
+    const { controlToken, signal } = typeof options === "string" ? { controlToken: options, signal: undefined } : (options ?? {});
     const parsed = parseCommand(command);
     await this.ready();
     const session = this.session(sessionId);
@@ -180,6 +215,8 @@ export class BrowserSessionManager {
     const mutating = !isObservationCommand(parsed);
     const human = this.leases.authorize(sessionId, controlToken, mutating);
     const controller = new AbortController();
+    if (signal?.aborted) throw new ActionFailedError(`${parsed.op} was cancelled before it started`);
+    signal?.addEventListener("abort", () => controller.abort(), { once: true });
     session.running = { op: parsed.op, mutating, controller };
     let seq: number;
     try {
@@ -394,6 +431,7 @@ export class BrowserSessionManager {
     return {
       id: session.id,
       provider: session.handle.provider,
+      openTag: session.handle.openTag,
       ...(session.handle.profileId ? { profileId: session.handle.profileId } : {}),
       ...(session.handle.liveViewUrl ? { liveViewUrl: session.handle.liveViewUrl } : {}),
       openedAt: new Date(session.openedAt).toISOString(),

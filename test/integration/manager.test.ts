@@ -255,6 +255,34 @@ describe("BrowserSessionManager (real Chromium)", () => {
     await manager.close();
   });
 
+  it("returns the same session for a repeated open tag, and reconciles by tag", async () => {
+    const manager = new BrowserSessionManager(adapter, 2);
+    const [first, concurrent] = await Promise.all([manager.open({ openTag: "tag-1" }), manager.open({ openTag: "tag-1" })]);
+    expect(concurrent.id).toBe(first.id);
+    const again = await manager.open({ openTag: "tag-1" });
+    expect(again.id).toBe(first.id);
+    expect(manager.list()).toHaveLength(1);
+    expect((await manager.reconcile("tag-1")).map((session) => session.id)).toEqual([first.id]);
+    expect(await manager.reconcile("tag-unknown")).toEqual([]);
+    const untagged = await manager.open();
+    expect(untagged.openTag).toMatch(/^open_/);
+    await manager.closeSession(first.id);
+    expect(await manager.reconcile("tag-1")).toEqual([]);
+    await manager.close();
+  });
+
+  it("cancels an action through an AbortSignal", async () => {
+    const manager = new BrowserSessionManager(adapter, 1);
+    const { id } = await manager.open();
+    const controller = new AbortController();
+    const pending = manager.execute(id, { op: "evaluate", expression: "new Promise(() => {})" }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 100);
+    await expect(pending).rejects.toBeInstanceOf(OutcomeUnknownError);
+    expect((await manager.audit()).at(-1)).toMatchObject({ op: "evaluate", outcome: "unknown" });
+    await expect(manager.execute(id, { op: "pages" }, { signal: controller.signal })).rejects.toThrow(/cancelled before it started/);
+    await manager.close();
+  });
+
   it("emits session and action events", async () => {
     const manager = new BrowserSessionManager(adapter, 1);
     const seen: string[] = [];

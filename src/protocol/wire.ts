@@ -1,0 +1,126 @@
+/**
+ * The worker's HTTP wire format (DESIGN.md "Worker and client"): one JSON POST
+ * route per station, `{ "method": … }` bodies, `{ "data": … }` on success and
+ * `{ "error": { "code", "message" } }` on failure. The worker parses requests
+ * with these schemas and the client validates responses with them; nothing
+ * else declares a wire shape.
+ */
+import * as v from "valibot";
+import type { StationBrowserErrorCode } from "../errors.js";
+import { integerIn, nonEmptyString } from "./fields.js";
+import { limits } from "./limits.js";
+import { OpenOptionsSchema } from "./open-options.js";
+
+const sessionId = nonEmptyString(128, "session id");
+const opaqueId = (what: string) => v.pipe(nonEmptyString(128, what), v.regex(/^[A-Za-z0-9_.:-]+$/, `expected a ${what}`));
+const token = nonEmptyString(256, "control token");
+const ttlMs = v.optional(integerIn(limits.manager.controlTtlMinMs, limits.manager.controlTtlMaxMs));
+const request = <const Method extends string, const Entries extends v.ObjectEntries>(method: Method, entries: Entries) =>
+  v.strictObject({ method: v.literal(method), ...entries });
+
+/** One schema per worker method. `command` is checked by the command parser, not here. */
+export const workerRequestSchemas = {
+  open: request("open", { options: v.optional(OpenOptionsSchema) }),
+  execute: request("execute", { id: sessionId, command: v.unknown(), controlToken: v.optional(token) }),
+  action: request("action", {
+    id: sessionId,
+    action: v.picklist(["navigate", "evaluate", "click", "type", "press", "screenshot"], "expected navigate, evaluate, click, type, press or screenshot"),
+    value: v.optional(v.string("expected a string")),
+    controlToken: v.optional(token),
+  }),
+  close: request("close", { id: sessionId }),
+  list: request("list", {}),
+  liveFrame: request("liveFrame", { id: sessionId }),
+  controlAcquire: request("controlAcquire", { id: sessionId, ttlMs }),
+  controlRenew: request("controlRenew", { id: sessionId, token, ttlMs }),
+  controlRelease: request("controlRelease", { id: sessionId, token }),
+  control: request("control", { id: sessionId }),
+  checkpoint: request("checkpoint", { id: sessionId }),
+  checkpoints: request("checkpoints", {}),
+  resume: request("resume", { checkpointId: opaqueId("checkpoint id") }),
+  deleteCheckpoint: request("deleteCheckpoint", { checkpointId: opaqueId("checkpoint id") }),
+  recordingStart: request("recordingStart", { id: sessionId }),
+  recordingStop: request("recordingStop", { recordingId: opaqueId("recording id") }),
+  recording: request("recording", { recordingId: opaqueId("recording id") }),
+  recordings: request("recordings", {}),
+  recordingFrame: request("recordingFrame", { recordingId: opaqueId("recording id"), frameId: opaqueId("frame id") }),
+  recordingDelete: request("recordingDelete", { recordingId: opaqueId("recording id") }),
+  reconcile: request("reconcile", { openTag: opaqueId("open tag") }),
+} as const;
+
+/** Every worker method. */
+export type WorkerMethod = keyof typeof workerRequestSchemas;
+export const workerMethods = Object.keys(workerRequestSchemas) as WorkerMethod[];
+
+/** A request body of the given method. */
+export type WorkerRequest<Method extends WorkerMethod = WorkerMethod> = v.InferOutput<(typeof workerRequestSchemas)[Method]>;
+
+/**
+ * Methods that change nothing: the client retries them on network errors and
+ * 502/503/504. Every other method is a mutation and is never retried.
+ */
+export const readMethods: ReadonlySet<WorkerMethod> = new Set<WorkerMethod>([
+  "list",
+  "liveFrame",
+  "control",
+  "checkpoints",
+  "recording",
+  "recordings",
+  "recordingFrame",
+  "reconcile",
+]);
+
+/** Methods a draining worker still serves. */
+export const drainingMethods: ReadonlySet<WorkerMethod> = new Set<WorkerMethod>(["list", "close", "control", "reconcile"]);
+
+/** Error codes the worker adds to the package's own. */
+export type WorkerErrorCode = StationBrowserErrorCode | "unauthorized" | "forbidden" | "payload_too_large" | "draining" | "bad_request" | "internal";
+
+/** The HTTP status each error code is sent with. */
+export const errorStatus: Record<WorkerErrorCode, number> = {
+  validation: 400,
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  busy: 409,
+  stale_ref: 409,
+  profile_in_use: 409,
+  session_closed: 410,
+  payload_too_large: 413,
+  ambiguous_target: 422,
+  url_policy: 422,
+  action_failed: 422,
+  control_lease: 423,
+  capacity: 429,
+  internal: 500,
+  not_implemented: 501,
+  provider: 502,
+  outcome_unknown: 502,
+  draining: 503,
+  journal: 503,
+  browser_not_found: 503,
+  timeout: 504,
+};
+
+/** A failure body. */
+export const WorkerErrorBodySchema = v.strictObject({
+  error: v.strictObject({ code: v.string(), message: v.string() }),
+});
+
+/** A success body; `data` is checked per method by the client. */
+export const WorkerDataBodySchema = v.strictObject({ data: v.unknown() });
+
+/** Request bodies: 128 KiB, or 8 MiB for an `upload` command. Responses: 33 MiB. */
+export const wireLimits = {
+  requestBytes: 128 * 1024,
+  uploadRequestBytes: 8 * 1024 * 1024,
+  responseBytes: 33 * 1024 * 1024,
+  tokenMinLength: 32,
+} as const;
+
+/** The route of a station, operator or tenant, with the station id encoded. */
+export function workerRoute(stationId: string, scope: "operator" | "tenant"): string {
+  const station = encodeURIComponent(stationId);
+  return scope === "operator" ? `/api/v1/stations/${station}/execution/browser` : `/api/v1/tenant/stations/${station}/execution/browser`;
+}

@@ -24,7 +24,12 @@ export type StationBrowserErrorCode =
   | "action_failed"
   | "not_implemented"
   | "session_closed"
-  | "journal";
+  | "journal"
+  | "unauthorized"
+  | "forbidden"
+  | "payload_too_large"
+  | "draining"
+  | "internal";
 
 /** Options shared by every error constructor. */
 export interface StationBrowserErrorOptions {
@@ -211,6 +216,38 @@ export class JournalError extends StationBrowserError {
   }
 }
 
+/** Thrown when a worker refuses the credentials (`unauthorized`) or the route for them (`forbidden`). */
+export class AuthenticationError extends StationBrowserError {
+  constructor(code: "unauthorized" | "forbidden", message: string, options?: StationBrowserErrorOptions) {
+    super(code, message, options);
+    this.name = "AuthenticationError";
+  }
+}
+
+/** Thrown when a request or response exceeds its size limit; nothing was executed for an oversize request. */
+export class PayloadTooLargeError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("payload_too_large", message, options);
+    this.name = "PayloadTooLargeError";
+  }
+}
+
+/** Thrown when a draining worker refuses new work (it still lists and closes). */
+export class DrainingError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("draining", message, options);
+    this.name = "DrainingError";
+  }
+}
+
+/** Thrown for a failure inside the worker that has no more specific class; the message says what is known. */
+export class InternalError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("internal", message, options);
+    this.name = "InternalError";
+  }
+}
+
 function hasCode(error: unknown, code?: StationBrowserErrorCode): boolean {
   if (typeof error !== "object" || error === null) return false;
   if ((error as Record<symbol, unknown>)[marker] !== true) return false;
@@ -253,3 +290,11 @@ export const isNotImplementedError = (error: unknown): error is NotImplementedEr
 export const isSessionClosedError = (error: unknown): error is SessionClosedError => hasCode(error, "session_closed");
 /** True for a {@link JournalError}. */
 export const isJournalError = (error: unknown): error is JournalError => hasCode(error, "journal");
+/** True for an {@link AuthenticationError}. */
+export const isAuthenticationError = (error: unknown): error is AuthenticationError => hasCode(error, "unauthorized") || hasCode(error, "forbidden");
+/** True for a {@link PayloadTooLargeError}. */
+export const isPayloadTooLargeError = (error: unknown): error is PayloadTooLargeError => hasCode(error, "payload_too_large");
+/** True for a {@link DrainingError}. */
+export const isDrainingError = (error: unknown): error is DrainingError => hasCode(error, "draining");
+/** True for an {@link InternalError}. */
+export const isInternalError = (error: unknown): error is InternalError => hasCode(error, "internal");

@@ -74,7 +74,7 @@ export const readMethods: ReadonlySet<WorkerMethod> = new Set<WorkerMethod>([
 export const drainingMethods: ReadonlySet<WorkerMethod> = new Set<WorkerMethod>(["list", "close", "control", "reconcile"]);
 
 /** Error codes the worker adds to the package's own. */
-export type WorkerErrorCode = StationBrowserErrorCode | "unauthorized" | "forbidden" | "payload_too_large" | "draining" | "bad_request" | "internal";
+export type WorkerErrorCode = StationBrowserErrorCode | "bad_request";
 
 /** The HTTP status each error code is sent with. */
 export const errorStatus: Record<WorkerErrorCode, number> = {

@@ -283,6 +283,28 @@ describe("BrowserSessionManager (real Chromium)", () => {
     await manager.close();
   });
 
+  it("keeps the latest auditLimit journal entries", async () => {
+    const manager = new BrowserSessionManager(adapter, 1, { auditLimit: 3 });
+    const { id } = await manager.open();
+    for (let index = 0; index < 5; index++) await manager.perform(id, "evaluate", String(index));
+    expect((await manager.audit()).map((entry) => entry.seq)).toEqual([3, 4, 5]);
+    await manager.close();
+  });
+
+  it("stops a recording at the per-manager byte limit, keeping what it has", async () => {
+    const clock = new FakeClock();
+    const manager = new BrowserSessionManager(adapter, 1, { clock, recordingLimits: { bytesPerManager: 1024 } });
+    const stops: string[] = [];
+    manager.events.on("recording-stop", (event) => stops.push(event.reason));
+    const { id } = await manager.open();
+    await manager.perform(id, "navigate", server.url("/index.html"));
+    const recording = await manager.startRecording(id);
+    expect(recording).toMatchObject({ state: "stopped", stopReason: "byteLimit", frames: [] });
+    expect(stops).toEqual(["byteLimit"]);
+    expect(clock.pending).toBe(1); // only the idle timer is left: capture stopped
+    await manager.close();
+  });
+
   it("emits session and action events", async () => {
     const manager = new BrowserSessionManager(adapter, 1);
     const seen: string[] = [];

@@ -1,10 +1,13 @@
 import { defineConfig } from "tsup";
 
-/** One entry per subpath of the package's exports map. */
+/** One entry per subpath of the package's exports map, plus `cli` (the `station-browser-use` bin). */
 export default defineConfig({
   entry: {
     index: "src/index.ts",
     playwright: "src/playwright.ts",
+    agent: "src/agent.ts",
+    worker: "src/worker/index.ts",
+    cli: "src/worker/cli.ts",
   },
   format: ["esm", "cjs"],
   dts: true,

@@ -1,0 +1,51 @@
+import type { WorkerMethod } from "../protocol/wire.js";
+
+/** What a call was about; every error of the client names it. */
+export interface CallContext {
+  method: WorkerMethod;
+  stationId: string;
+  sessionId?: string;
+  openTag?: string;
+  checkpointId?: string;
+  recordingId?: string;
+}
+
+/** `worker method open, station local, open tag t-1`. */
+export function describeCall(context: CallContext): string {
+  const parts = [`worker method ${context.method}`, `station ${context.stationId}`];
+  if (context.sessionId !== undefined) parts.push(`session ${context.sessionId}`);
+  if (context.openTag !== undefined) parts.push(`open tag ${context.openTag}`);
+  if (context.checkpointId !== undefined) parts.push(`checkpoint ${context.checkpointId}`);
+  if (context.recordingId !== undefined) parts.push(`recording ${context.recordingId}`);
+  return parts.join(", ");
+}
+
+const observeSession = (context: CallContext) =>
+  `observe session ${context.sessionId} (pages, inspect or a screenshot) before retrying: the command may have run`;
+const leaseState = (context: CallContext) => `control("${context.sessionId}") shows the lease state`;
+const recordingState = (context: CallContext) => `recording("${context.recordingId}") shows its state`;
+
+/** What to check when a mutation's outcome is unknown, per method. */
+const outcomeHints: Partial<Record<WorkerMethod, (context: CallContext) => string>> = {
+  open: (context) =>
+    `call reconcile("${context.openTag}") to find the session and adopt or close it; ` +
+    `opening again with the same openTag returns that session instead of a second one`,
+  execute: observeSession,
+  action: observeSession,
+  close: (context) => `list() shows whether session ${context.sessionId} is still open; closing it again is safe`,
+  controlAcquire: (context) =>
+    `control("${context.sessionId}") shows whether a lease is held; if one is, its token is lost and it expires on its own`,
+  controlRenew: leaseState,
+  controlRelease: leaseState,
+  checkpoint: (context) => `checkpoints() shows whether a checkpoint of session ${context.sessionId} was saved`,
+  resume: (context) => `list() shows whether a session was opened from checkpoint ${context.checkpointId}; close any you do not want`,
+  deleteCheckpoint: (context) => `checkpoints() shows whether checkpoint ${context.checkpointId} is gone`,
+  recordingStart: (context) => `recordings() shows whether a recording of session ${context.sessionId} started`,
+  recordingStop: recordingState,
+  recordingDelete: recordingState,
+};
+
+/** What the caller should check before doing anything else after an unknown outcome. */
+export function outcomeHint(context: CallContext): string {
+  return outcomeHints[context.method]?.(context) ?? "check the worker's state before retrying";
+}

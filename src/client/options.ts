@@ -1,0 +1,131 @@
+import * as v from "valibot";
+import { parseWith } from "../protocol/parse.js";
+
+/** How reads are retried on network errors and 502/503/504. Mutations are never retried. */
+export interface ClientRetryOptions {
+  /** Retries after the first attempt (0–5). Default 2. */
+  limit?: number;
+  /** Delay before the first retry, doubled for each next one. Default 100 ms. */
+  delayMs?: number;
+  /** Longest delay between two attempts. Default 400 ms. */
+  maxDelayMs?: number;
+}
+
+/** Options of {@link BrowserUseClient}. */
+export interface BrowserUseClientOptions {
+  /** The worker's origin, optionally with a path prefix: `https://browsers.example.com`. http(s), no credentials, query or fragment. */
+  baseUrl: string;
+  /** The station (worker) this client binds to; it is encoded into the route. */
+  stationId: string;
+  /** The tenant key (or, with `operator: true`, the operator token). Sent as `Authorization: Bearer`; never put in an error message. */
+  apiKey: string;
+  /** The fetch to use (default: the global one, bound to `globalThis`). */
+  fetch?: typeof globalThis.fetch;
+  /** Time limit of each call, retries included. Default 60 000 ms. */
+  timeoutMs?: number;
+  /** Use the operator route instead of the tenant route. Default false. */
+  operator?: boolean;
+  /** Retries of reads (`list`, `liveFrame`, `control`, `checkpoints`, `recording*` reads, `reconcile`). */
+  retry?: ClientRetryOptions;
+}
+
+/** Options after validation, with every default filled in. */
+export interface ResolvedBrowserUseClientOptions {
+  /** Without a trailing slash. */
+  baseUrl: string;
+  stationId: string;
+  apiKey: string;
+  fetch: typeof globalThis.fetch;
+  timeoutMs: number;
+  operator: boolean;
+  retry: Required<ClientRetryOptions>;
+}
+
+/** Every default of the client, in one place (see {@link resolveClientOptions}). */
+export const clientDefaults = {
+  timeoutMs: 60_000,
+  operator: false,
+  retry: { limit: 2, delayMs: 100, maxDelayMs: 400 },
+} as const;
+
+const integerIn = (min: number, max: number) =>
+  v.pipe(
+    v.number("expected a number"),
+    v.integer("expected an integer"),
+    v.minValue(min, `expected a number ≥ ${min}`),
+    v.maxValue(max, `expected a number ≤ ${max}`),
+  );
+
+/** Why a base URL is unusable, or undefined when it is fine. Never echoes the URL (it could hold a secret). */
+function baseUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "expected an absolute http(s) URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "expected an http: or https: URL";
+  if (url.username !== "" || url.password !== "") return "credentials in the URL are refused; pass the key as apiKey";
+  if (url.search !== "" || url.hash !== "" || value.includes("?") || value.includes("#")) return "expected no query or fragment";
+  return undefined;
+}
+
+const ClientOptionsSchema = v.strictObject({
+  baseUrl: v.pipe(
+    v.string("expected the worker's URL as a string"),
+    v.check((value) => baseUrlProblem(value) === undefined, (issue) => baseUrlProblem(issue.input as string) ?? "invalid URL"),
+  ),
+  stationId: v.pipe(
+    v.string("expected the station id as a string"),
+    v.minLength(1, "expected a non-empty station id"),
+    v.maxLength(256, "longer than 256 characters"),
+  ),
+  apiKey: v.pipe(
+    v.string("expected the API key as a string"),
+    v.minLength(1, "expected a non-empty API key"),
+    v.maxLength(4096, "longer than 4096 characters"),
+    // Custom message: never echo the key.
+    v.regex(/^[\x21-\x7e]+$/, "expected printable ASCII without spaces"),
+  ),
+  fetch: v.optional(v.function("expected a fetch function")),
+  timeoutMs: v.optional(integerIn(1, 3_600_000)),
+  operator: v.optional(v.boolean("expected a boolean")),
+  retry: v.optional(
+    v.strictObject(
+      {
+        limit: v.optional(integerIn(0, 5)),
+        delayMs: v.optional(integerIn(0, 10_000)),
+        maxDelayMs: v.optional(integerIn(0, 60_000)),
+      },
+      "expected an object",
+    ),
+  ),
+}, "expected an options object");
+
+/**
+ * Validates client options and fills in the defaults. Throws a
+ * `ValidationError` naming the field, e.g. `options.baseUrl: expected an http: or https: URL`.
+ *
+ * @example
+ * ```ts
+ * const resolved = resolveClientOptions({ baseUrl: "http://127.0.0.1:8931", stationId: "local", apiKey: key });
+ * resolved.timeoutMs; // 60000
+ * ```
+ */
+export function resolveClientOptions(options: BrowserUseClientOptions): ResolvedBrowserUseClientOptions {
+  const parsed = parseWith(ClientOptionsSchema, options, "options");
+  const fetch = (parsed.fetch as typeof globalThis.fetch | undefined) ?? globalThis.fetch.bind(globalThis);
+  return {
+    baseUrl: parsed.baseUrl.replace(/\/+$/, ""),
+    stationId: parsed.stationId,
+    apiKey: parsed.apiKey,
+    fetch,
+    timeoutMs: parsed.timeoutMs ?? clientDefaults.timeoutMs,
+    operator: parsed.operator ?? clientDefaults.operator,
+    retry: {
+      limit: parsed.retry?.limit ?? clientDefaults.retry.limit,
+      delayMs: parsed.retry?.delayMs ?? clientDefaults.retry.delayMs,
+      maxDelayMs: parsed.retry?.maxDelayMs ?? clientDefaults.retry.maxDelayMs,
+    },
+  };
+}

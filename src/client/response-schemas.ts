@@ -1,0 +1,141 @@
+/**
+ * What the client accepts under `data`, per worker method. Objects are loose
+ * (a newer worker may add fields) but every field the caller relies on is
+ * required and typed; anything else is a malformed response.
+ */
+import * as v from "valibot";
+import type { ControlGrant, ControlState } from "../lifecycle/control.js";
+import type { ManagedSessionInfo } from "../lifecycle/manager.js";
+import type { RecordingFrame } from "../lifecycle/recordings.js";
+import type { Checkpoint, RecordingMeta } from "../lifecycle/stores.js";
+import type { WorkerMethod } from "../protocol/wire.js";
+
+const text = v.string();
+const optionalText = v.optional(v.string());
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+const ControlStateSchema = v.looseObject({ mode: v.picklist(["automation", "human"]), expiresAt: optionalText });
+
+/** A session as the worker lists it. */
+export const SessionInfoSchema = v.looseObject({
+  id: v.pipe(text, v.minLength(1)),
+  provider: text,
+  openTag: text,
+  profileId: optionalText,
+  liveViewUrl: optionalText,
+  openedAt: text,
+  lastActionAt: optionalText,
+  busy: optionalText,
+  control: ControlStateSchema,
+});
+
+const CheckpointSchema = v.looseObject({
+  id: v.pipe(text, v.minLength(1)),
+  createdAt: text,
+  sessionId: text,
+  backend: text,
+  options: v.looseObject({}),
+  pages: v.array(v.looseObject({ url: text, title: text })),
+  selectedIndex: count,
+});
+
+const RecordingMetaSchema = v.looseObject({
+  id: v.pipe(text, v.minLength(1)),
+  sessionId: text,
+  startedAt: text,
+  stoppedAt: optionalText,
+  state: v.picklist(["recording", "stopped"]),
+  stopReason: v.optional(v.picklist(["stopped", "sessionClosed", "frameLimit", "byteLimit", "recovered"])),
+  frames: v.array(v.looseObject({ id: text, capturedAt: text, bytes: count })),
+});
+
+const PngFrameSchema = v.looseObject({ mimeType: v.literal("image/png"), base64: text, capturedAt: text });
+
+const ControlGrantSchema = v.looseObject({ token: v.pipe(text, v.minLength(1)), expiresAt: text });
+
+/** Methods that return nothing: any `data` (the worker sends `null` or `{ ok: true }`) is accepted and dropped. */
+const NothingSchema = v.unknown();
+
+/** `data` of each worker method, except `execute`/`action` (see {@link commandResultSchema}). */
+export const responseSchemas = {
+  open: SessionInfoSchema,
+  close: NothingSchema,
+  list: v.array(SessionInfoSchema),
+  liveFrame: PngFrameSchema,
+  controlAcquire: ControlGrantSchema,
+  controlRenew: ControlGrantSchema,
+  controlRelease: NothingSchema,
+  control: ControlStateSchema,
+  checkpoint: CheckpointSchema,
+  checkpoints: v.array(CheckpointSchema),
+  resume: SessionInfoSchema,
+  deleteCheckpoint: NothingSchema,
+  recordingStart: RecordingMetaSchema,
+  recordingStop: RecordingMetaSchema,
+  recording: RecordingMetaSchema,
+  recordings: v.array(RecordingMetaSchema),
+  recordingFrame: PngFrameSchema,
+  recordingDelete: NothingSchema,
+  reconcile: v.array(SessionInfoSchema),
+} satisfies Record<Exclude<WorkerMethod, "execute" | "action">, v.GenericSchema>;
+
+/** The result the client returns for each method (the manager's own types). */
+export interface ResponseDataMap {
+  open: ManagedSessionInfo;
+  close: void;
+  list: ManagedSessionInfo[];
+  liveFrame: RecordingFrame;
+  controlAcquire: ControlGrant;
+  controlRenew: ControlGrant;
+  controlRelease: void;
+  control: ControlState;
+  checkpoint: Checkpoint;
+  checkpoints: Checkpoint[];
+  resume: ManagedSessionInfo;
+  deleteCheckpoint: void;
+  recordingStart: RecordingMeta;
+  recordingStop: RecordingMeta;
+  recording: RecordingMeta;
+  recordings: RecordingMeta[];
+  recordingFrame: RecordingFrame;
+  recordingDelete: void;
+  reconcile: ManagedSessionInfo[];
+}
+
+// Compile-time check that each schema's output fits the type the client promises.
+type SchemaFits<Method extends keyof ResponseDataMap> = v.InferOutput<(typeof responseSchemas)[Method]> extends ResponseDataMap[Method]
+  ? true
+  : ResponseDataMap[Method] extends void
+    ? true
+    : false;
+type Assert<Condition extends true> = Condition;
+type ResponseSchemasFit = Assert<{ [Method in keyof ResponseDataMap]: SchemaFits<Method> }[keyof ResponseDataMap]>;
+
+/** Commands whose result carries data instead of `ok: true` (see `src/protocol/results.ts`). */
+const dataResultSchemas: Record<string, v.GenericSchema> = {
+  pages: v.looseObject({ pages: v.array(v.looseObject({ pageId: text, url: text })), selectedPageId: text }),
+  downloads: v.looseObject({ downloads: v.array(v.looseObject({ downloadId: text })) }),
+  downloadRead: v.looseObject({ downloadId: text, base64: text, more: v.boolean() }),
+  inspect: v.looseObject({ elements: v.array(v.looseObject({ tag: text })), truncated: v.boolean() }),
+  accessibility: v.looseObject({ snapshot: text, truncated: v.boolean() }),
+  screenshot: v.looseObject({
+    mimeType: v.picklist(["image/png", "image/jpeg"]),
+    base64: text,
+    width: count,
+    height: count,
+  }),
+  content: v.looseObject({ html: text, truncated: v.boolean() }),
+  evaluate: v.looseObject({}),
+  diagnostics: v.looseObject({ events: v.array(v.looseObject({})) }),
+  challenge: v.looseObject({ state: v.picklist(["none", "challenge", "blocked", "throttled"]), evidence: v.array(text) }),
+  traceStop: v.looseObject({ mimeType: text, base64: text }),
+};
+
+/** Every other command (navigation, interaction, `waitFor`, `dialog`, …) reports `ok: true`. */
+const ActionLikeResultSchema = v.looseObject({ ok: v.literal(true) });
+
+/** The schema of a command result for `op` (an unknown op is refused by the worker before this matters). */
+export function commandResultSchema(op: unknown): v.GenericSchema {
+  const schema = typeof op === "string" && Object.hasOwn(dataResultSchemas, op) ? dataResultSchemas[op] : undefined;
+  return schema ?? ActionLikeResultSchema;
+}

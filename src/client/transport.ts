@@ -1,0 +1,242 @@
+import ky, { isHTTPError, type Input, type KyInstance, type RetryOptions } from "ky";
+import * as v from "valibot";
+import {
+  ActionFailedError,
+  OutcomeUnknownError,
+  PayloadTooLargeError,
+  ProviderError,
+  TimeoutError,
+  ValidationError,
+  isStationBrowserError,
+  type StationBrowserError,
+} from "../errors.js";
+import { formatIssuePath, parseWith } from "../protocol/parse.js";
+import { WorkerDataBodySchema, WorkerErrorBodySchema, readMethods, wireLimits, workerRequestSchemas, workerRoute } from "../protocol/wire.js";
+import { describeCall, outcomeHint, type CallContext } from "./call-context.js";
+import type { ResolvedBrowserUseClientOptions } from "./options.js";
+import { BodyTooLarge, readBoundedText } from "./read-body.js";
+import { workerError } from "./worker-errors.js";
+
+const retryStatuses = [502, 503, 504];
+/** Longest piece of server-provided text quoted in an error message. */
+const quoteLimit = 2000;
+
+/** One HTTP answer, read in full before ky sees it. */
+interface Answer {
+  status: number;
+  contentType: string;
+  text: string;
+}
+
+/** Per-call state shared with the fetch wrapper. */
+interface Attempt {
+  context: CallContext;
+  read: boolean;
+  signal: AbortSignal;
+  /** True once a request may have left this process. */
+  sent: boolean;
+  answer?: Answer;
+}
+
+/**
+ * The HTTP side of {@link BrowserUseClient}: one POST per call through ky,
+ * with redirects refused, reads retried, mutations never retried, bounded
+ * bodies, one deadline per call and every failure mapped into the package's
+ * error family. The API key is scrubbed from every message it builds.
+ */
+export class WorkerTransport {
+  // Private fields: the API key inside stays out of `console.log` and JSON.
+  readonly #options: ResolvedBrowserUseClientOptions;
+  private readonly http: KyInstance;
+  private readonly url: string;
+
+  constructor(options: ResolvedBrowserUseClientOptions) {
+    this.#options = options;
+    this.url = options.baseUrl + workerRoute(options.stationId, options.operator ? "operator" : "tenant");
+    this.http = ky.create({
+      redirect: "manual",
+      timeout: false,
+      retry: 0,
+      throwHttpErrors: false,
+      headers: { authorization: `Bearer ${options.apiKey}`, accept: "application/json", "content-type": "application/json" },
+    });
+  }
+
+  /** Sends `body`, returns its validated `data`. Throws a package error for every failure. */
+  async call<const Schema extends v.GenericSchema>(
+    context: CallContext,
+    body: Record<string, unknown>,
+    schema: Schema,
+    signal?: AbortSignal,
+  ): Promise<v.InferOutput<Schema>> {
+    const data = await this.send(context, body, signal);
+    const result = v.safeParse(schema, data);
+    if (result.success) return result.output;
+    const issue = result.issues[0];
+    throw this.unreadable(context, 200, `${formatIssuePath("data", issue)}: ${issue.message}`);
+  }
+
+  /** A malformed answer: for a mutation whose worker may have acted, the outcome is unknown. */
+  unreadable(context: CallContext, status: number, reason: string): StationBrowserError {
+    const what = `the worker's answer could not be read (HTTP ${status}, ${this.quote(reason, 300)})`;
+    const workerMayHaveActed = status < 300 || status >= 500;
+    if (!readMethods.has(context.method) && workerMayHaveActed) {
+      return new OutcomeUnknownError(`${context.method}: ${what}; it may have run (${describeCall(context)}). To find out: ${outcomeHint(context)}`);
+    }
+    return new ProviderError(`${context.method}: ${what} (${describeCall(context)})`, { status });
+  }
+
+  private async send(context: CallContext, body: Record<string, unknown>, callerSignal?: AbortSignal): Promise<unknown> {
+    const json = this.encode(context, body);
+    if (callerSignal?.aborted) throw new ActionFailedError(`${context.method}: cancelled before it was sent (${describeCall(context)})`);
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(), this.#options.timeoutMs);
+    const signal = callerSignal ? AbortSignal.any([callerSignal, deadline.signal]) : deadline.signal;
+    const read = readMethods.has(context.method);
+    const attempt: Attempt = { context, read, signal, sent: false };
+    try {
+      await this.http.post(this.url, {
+        body: json,
+        signal,
+        fetch: (input, init) => this.fetchOnce(attempt, input, init),
+        retry: read ? this.readRetry(signal) : 0,
+        throwHttpErrors: read ? (status: number) => retryStatuses.includes(status) : false,
+      });
+    } catch (error) {
+      // A read whose retries ended on 502/503/504: its last answer is interpreted like any other.
+      if (!isHTTPError(error) || attempt.answer === undefined) {
+        throw this.transportFailure(attempt, error, deadline.signal.aborted && !callerSignal?.aborted);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    if (attempt.answer === undefined) throw this.unreadable(context, 0, "no answer was recorded");
+    return this.interpret(context, attempt.answer);
+  }
+
+  /** Validates the request against the wire schema and its size limit: nothing is sent when either fails. */
+  private encode(context: CallContext, body: Record<string, unknown>): string {
+    parseWith(workerRequestSchemas[context.method], body, context.method);
+    let json: string;
+    try {
+      json = JSON.stringify(body);
+    } catch (error) {
+      throw new ValidationError(`${context.method}.command`, "expected JSON-compatible values", { cause: error });
+    }
+    const command = body.command as { op?: unknown } | undefined;
+    const limit = command?.op === "upload" ? wireLimits.uploadRequestBytes : wireLimits.requestBytes;
+    const bytes = new TextEncoder().encode(json).byteLength;
+    if (bytes > limit) {
+      throw new PayloadTooLargeError(`${context.method}: the request is ${bytes} bytes; at most ${limit} are accepted; nothing was sent (${describeCall(context)})`);
+    }
+    return json;
+  }
+
+  /** Retries of a read: POST is not among ky's default retry methods, so it is named here, and only here. */
+  private readRetry(signal: AbortSignal): RetryOptions {
+    const { limit, delayMs, maxDelayMs } = this.#options.retry;
+    return {
+      limit,
+      methods: ["post"],
+      statusCodes: retryStatuses,
+      afterStatusCodes: [],
+      backoffLimit: maxDelayMs,
+      delay: (attemptCount) => Math.min(delayMs * 2 ** (attemptCount - 1), maxDelayMs),
+      // Our own refusals (a redirect, an oversize answer) and cancellations are final.
+      shouldRetry: ({ error }) => (isStationBrowserError(error) || signal.aborted ? false : undefined),
+    };
+  }
+
+  /** One fetch: refuses redirects and reads the whole body (bounded), so a body cut off counts as a network error. */
+  private async fetchOnce(attempt: Attempt, input: Input, init?: RequestInit): Promise<Response> {
+    attempt.signal.throwIfAborted();
+    attempt.sent = true;
+    const response = await this.#options.fetch(input, init);
+    if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
+      void response.body?.cancel().catch(() => undefined);
+      const status = response.status === 0 ? "an opaque redirect" : `HTTP ${response.status}`;
+      throw new ProviderError(
+        `${attempt.context.method}: the worker answered with a redirect (${status}); redirects are refused, not followed: check baseUrl (${describeCall(attempt.context)})`,
+        { status: response.status },
+      );
+    }
+    let text: string;
+    try {
+      text = await readBoundedText(response, wireLimits.responseBytes, attempt.signal);
+    } catch (error) {
+      if (!(error instanceof BodyTooLarge)) throw error;
+      const reason = `larger than ${error.limit} bytes`;
+      throw attempt.read
+        ? new PayloadTooLargeError(`${attempt.context.method}: the worker's answer is ${reason} (${describeCall(attempt.context)})`)
+        : this.unreadable(attempt.context, response.status, reason);
+    }
+    attempt.answer = { status: response.status, contentType: response.headers.get("content-type") ?? "no content type", text };
+    return new Response(null, { status: response.status });
+  }
+
+  private interpret(context: CallContext, answer: Answer): unknown {
+    let json: unknown;
+    try {
+      json = JSON.parse(answer.text);
+    } catch {
+      throw this.unreadable(context, answer.status, `not JSON: ${answer.contentType}, ${JSON.stringify(this.quote(answer.text, 80))}`);
+    }
+    const failure = v.safeParse(WorkerErrorBodySchema, json);
+    if (failure.success && answer.status >= 400) {
+      const { code, message } = failure.output.error;
+      return this.throwWorkerError(context, code, message, answer.status);
+    }
+    const success = v.safeParse(WorkerDataBodySchema, json);
+    if (success.success && answer.status >= 200 && answer.status < 300) return success.output.data;
+    throw this.unreadable(context, answer.status, `expected { "data": … } or { "error": { "code", "message" } }, got ${this.quote(answer.text, 80)}`);
+  }
+
+  private throwWorkerError(context: CallContext, code: string, message: string, status: number): never {
+    throw workerError(this.quote(code, 64), this.quote(message, quoteLimit), status, context);
+  }
+
+  private transportFailure(attempt: Attempt, error: unknown, timedOut: boolean): StationBrowserError {
+    if (isStationBrowserError(error)) return error;
+    const { context } = attempt;
+    const where = describeCall(context);
+    const cancelled = attempt.signal.aborted && !timedOut;
+    const refused = !timedOut && !cancelled && connectionRefused(error);
+    const cause = cancelled || timedOut ? undefined : error;
+    if (!attempt.read && attempt.sent && !refused) {
+      const what = timedOut
+        ? `no answer within ${this.#options.timeoutMs} ms`
+        : cancelled
+          ? "cancelled after the request was sent"
+          : `the connection failed after the request was sent (${this.errorText(error)})`;
+      return new OutcomeUnknownError(`${context.method}: ${what}; the worker may have run it (${where}). To find out: ${outcomeHint(context)}`, { cause });
+    }
+    if (timedOut) return new TimeoutError(`${context.method}: no answer within ${this.#options.timeoutMs} ms (${where})`);
+    if (cancelled) return new ActionFailedError(`${context.method}: cancelled (${where})`);
+    const safe = refused && !attempt.read ? "; nothing was sent, so it is safe to retry" : "";
+    return new ProviderError(`${context.method}: could not reach the worker at ${new URL(this.url).origin} (${this.errorText(error)})${safe} (${where})`, {
+      cause,
+    });
+  }
+
+  private errorText(error: unknown): string {
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
+    const detail = typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : undefined;
+    const message = error instanceof Error ? error.message : String(error);
+    return this.quote(detail ? `${message}: ${detail}` : message, 300);
+  }
+
+  /** Server- or network-provided text, bounded and without the API key. */
+  private quote(text: string, limit: number): string {
+    const scrubbed = text.split(this.#options.apiKey).join("[redacted]");
+    return scrubbed.length > limit ? `${scrubbed.slice(0, limit)}…` : scrubbed;
+  }
+}
+
+/** True when the connection was refused: the request surely never left (Node's `cause.code`). */
+function connectionRefused(error: unknown): boolean {
+  const codeOf = (value: unknown) => (typeof value === "object" && value !== null ? (value as { code?: unknown }).code : undefined);
+  const cause = typeof error === "object" && error !== null ? (error as { cause?: unknown }).cause : undefined;
+  if (codeOf(cause) === "ECONNREFUSED") return true;
+  const errors = typeof cause === "object" && cause !== null ? (cause as { errors?: unknown }).errors : undefined;
+  return Array.isArray(errors) && errors.length > 0 && errors.every((item) => codeOf(item) === "ECONNREFUSED");
+}

@@ -1,0 +1,113 @@
+import { ValidationError } from "../errors.js";
+import { limits } from "../protocol/limits.js";
+import { parseTenantKeys } from "./tenant-keys.js";
+
+/** What `station-browser-use worker` was asked to do. */
+export interface WorkerCommandLine {
+  host: string;
+  port: number;
+  stationId: string;
+  maxSessions: number;
+  stateRoot?: string;
+  recordingRoot?: string;
+  profileRoot?: string;
+  graceMs: number;
+  /** From `STATION_EXECUTION_TOKEN`. */
+  token: string;
+  /** From `STATION_TENANT_KEYS`. */
+  tenants: Record<string, string>;
+}
+
+export const usage = `Usage: station-browser-use worker [options]
+
+Runs a browser worker with local Chromium behind the station HTTP API.
+
+Options:
+  --host HOST            address to listen on (default 127.0.0.1)
+  --port PORT            port; 0 picks a free one (default 8931)
+  --station-id ID        this worker's station id (default local)
+  --max-sessions N       browser sessions at most (default 4)
+  --state-root DIR       durable journal and checkpoints
+  --recording-root DIR   recording frames on disk
+  --profile-root DIR     persistent browser profiles (one directory each)
+  --grace-ms MS          on SIGINT/SIGTERM, time given to requests in flight (default 10000)
+  -h, --help             show this help
+
+Environment (secrets are read from here only, never from flags):
+  STATION_EXECUTION_TOKEN  the operator token, at least 32 characters (required)
+  STATION_TENANT_KEYS      tenant keys: key=tenantId,key2=tenantId2`;
+
+/** A command line the CLI refuses; the message never contains a secret. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "UsageError";
+  }
+}
+
+const flags = ["host", "port", "station-id", "max-sessions", "state-root", "recording-root", "profile-root", "grace-ms"] as const;
+type Flag = (typeof flags)[number];
+const secretLike = /token|key|secret|password|credential/i;
+
+function integerFlag(flag: string, text: string, min: number, max: number): number {
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new UsageError(`--${flag} expects an integer from ${min} to ${max}`);
+  }
+  return value;
+}
+
+/** Reads `--name value` / `--name=value` pairs. A secret-looking flag is refused without echoing its value. */
+function readFlags(args: readonly string[]): Map<Flag, string> {
+  const values = new Map<Flag, string>();
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (!arg.startsWith("--")) throw new UsageError(`unexpected argument ${JSON.stringify(arg.slice(0, 40))}; see --help`);
+    const [name = "", inline] = arg.slice(2).split(/=(.*)/s, 2);
+    if (secretLike.test(name)) {
+      throw new UsageError(
+        `--${name} is refused: secrets come from the environment only (STATION_EXECUTION_TOKEN, STATION_TENANT_KEYS), so they stay out of process lists and shell history`,
+      );
+    }
+    if (!(flags as readonly string[]).includes(name)) throw new UsageError(`unknown option --${name.slice(0, 40)}; see --help`);
+    const value = inline ?? args[++index];
+    if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    values.set(name as Flag, value);
+  }
+  return values;
+}
+
+/**
+ * Parses `station-browser-use worker …` and its environment.
+ *
+ * @returns `"help"` for `--help`.
+ * @throws {UsageError} for a bad command line or a missing/short token (messages never contain a secret).
+ */
+export function parseWorkerCommandLine(argv: readonly string[], environment: Record<string, string | undefined>): WorkerCommandLine | "help" {
+  const [command, ...rest] = argv;
+  if (command === "-h" || command === "--help" || rest.includes("-h") || rest.includes("--help")) return "help";
+  if (command === undefined) throw new UsageError("missing command: station-browser-use worker [options]");
+  if (command !== "worker") throw new UsageError(`unknown command ${JSON.stringify(command.slice(0, 40))}; the command is \`worker\``);
+  const values = readFlags(rest);
+  const token = environment.STATION_EXECUTION_TOKEN;
+  if (token === undefined || token === "") throw new UsageError("STATION_EXECUTION_TOKEN is not set; set it to the operator token (at least 32 characters)");
+  if (token.length < 32) throw new UsageError(`STATION_EXECUTION_TOKEN must have at least 32 characters (it has ${token.length})`);
+  let tenants: Record<string, string>;
+  try {
+    tenants = parseTenantKeys(environment.STATION_TENANT_KEYS ?? "");
+  } catch (error) {
+    throw new UsageError(error instanceof ValidationError ? error.message : "STATION_TENANT_KEYS could not be read");
+  }
+  return {
+    host: values.get("host") ?? "127.0.0.1",
+    port: integerFlag("port", values.get("port") ?? "8931", 0, 65535),
+    stationId: values.get("station-id") ?? "local",
+    maxSessions: integerFlag("max-sessions", values.get("max-sessions") ?? "4", 1, limits.manager.maxSessionsMax),
+    graceMs: integerFlag("grace-ms", values.get("grace-ms") ?? "10000", 0, 600_000),
+    ...(values.has("state-root") ? { stateRoot: values.get("state-root")! } : {}),
+    ...(values.has("recording-root") ? { recordingRoot: values.get("recording-root")! } : {}),
+    ...(values.has("profile-root") ? { profileRoot: values.get("profile-root")! } : {}),
+    token,
+    tenants,
+  };
+}

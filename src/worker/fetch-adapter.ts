@@ -1,0 +1,44 @@
+import type { Answer } from "./answers.js";
+import type { BodyRead } from "./body.js";
+import type { IncomingCall } from "./incoming.js";
+
+/** Reads a web stream up to `limit` bytes, cancelling it as soon as it runs over. */
+export async function readStreamBody(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<BodyRead> {
+  if (!stream) return { ok: true, bytes: new Uint8Array(0) };
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      return { ok: false, receivedAtLeast: size };
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return { ok: true, bytes };
+}
+
+/** A standard `Request` as the worker reads it. */
+export function callFromRequest(request: Request): IncomingCall {
+  return {
+    method: request.method,
+    pathname: new URL(request.url).pathname,
+    header: (name) => request.headers.get(name) ?? undefined,
+    readBody: (limit) => readStreamBody(request.body, limit),
+    signal: request.signal,
+  };
+}
+
+/** An answer as a standard `Response`. */
+export function answerToResponse(answer: Answer): Response {
+  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+}

@@ -1,0 +1,15 @@
+import type { ReadBody } from "./body.js";
+
+/** A request as the worker needs it, whichever server received it. */
+export interface IncomingCall {
+  /** HTTP method. */
+  method: string;
+  /** The path, without query. */
+  pathname: string;
+  /** A request header (lower-case name). */
+  header(name: string): string | undefined;
+  /** Reads the body up to a byte limit. */
+  readBody: ReadBody;
+  /** Aborted when the client goes away. */
+  signal: AbortSignal;
+}

@@ -1,0 +1,31 @@
+/** Which of the two routes a request came in on. */
+export type RouteScope = "operator" | "tenant";
+
+const operatorShape = ["", "api", "v1", "stations", undefined, "execution", "browser"];
+const tenantShape = ["", "api", "v1", "tenant", "stations", undefined, "execution", "browser"];
+
+function matches(segments: string[], shape: (string | undefined)[], stationId: string): boolean {
+  if (segments.length !== shape.length) return false;
+  return shape.every((expected, index) => {
+    const segment = segments[index]!;
+    if (expected !== undefined) return segment === expected;
+    try {
+      return decodeURIComponent(segment) === stationId;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * The scope of `pathname` when it is this station's operator route
+ * (`/api/v1/stations/:stationId/execution/browser`) or tenant route
+ * (`/api/v1/tenant/stations/:stationId/execution/browser`); undefined for
+ * anything else, including another station's routes.
+ */
+export function matchRoute(pathname: string, stationId: string): RouteScope | undefined {
+  const segments = pathname.split("/");
+  if (matches(segments, operatorShape, stationId)) return "operator";
+  if (matches(segments, tenantShape, stationId)) return "tenant";
+  return undefined;
+}

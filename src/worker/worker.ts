@@ -1,0 +1,166 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { drainingMethods, type WorkerRequest } from "../protocol/wire.js";
+import { dataAnswer, errorAnswer, failureAnswer, type Answer } from "./answers.js";
+import { createAuthenticator } from "./auth.js";
+import { envelopeBytes, parseWorkerRequest, tooLarge, type BodyRead } from "./body.js";
+import { createDispatch } from "./dispatch.js";
+import { answerToResponse, callFromRequest } from "./fetch-adapter.js";
+import { InFlight } from "./in-flight.js";
+import type { IncomingCall } from "./incoming.js";
+import { callFromNode, sendNodeAnswer } from "./node-http.js";
+import { resolveBrowserWorkerOptions, type BrowserWorkerOptions } from "./options.js";
+import { matchRoute } from "./routes.js";
+import { TenantScope } from "./tenant-scope.js";
+
+/** A running worker: one HTTP handler in two forms, plus draining and shutdown. */
+export interface BrowserWorker {
+  /** The standard web handler: `(Request) => Promise<Response>` (Deno.serve, Bun.serve, undici…). */
+  fetch(request: Request): Promise<Response>;
+  /** The `node:http` handler: `http.createServer(worker.handleNode)`. Never throws. */
+  handleNode(request: IncomingMessage, response: ServerResponse): void;
+  /**
+   * Refuses new work from now on (`open`, commands, checkpoints… answer 503
+   * `draining`) while `list`, `close`, `control` and `reconcile` still work.
+   * Resolves once no request is in flight.
+   */
+  drain(): Promise<void>;
+  /**
+   * Drains, waits up to `closeGraceMs` for requests in flight, then closes the
+   * manager (every session). Every later request answers 503 `draining`.
+   */
+  close(): Promise<void>;
+  /** True once `drain()` or `close()` was called. */
+  readonly draining: boolean;
+}
+
+const isJson = (contentType: string | undefined) => contentType !== undefined && /^application\/json\s*(;|$)/i.test(contentType.trim());
+
+/** How a request is named in messages: the method, and the op of a command. */
+function describeRequest(request: WorkerRequest): string {
+  if (request.method === "execute") {
+    const op = (request.command as { op?: unknown } | null)?.op;
+    return typeof op === "string" ? `execute (${op.slice(0, 32)})` : "execute";
+  }
+  return request.method === "action" ? `action (${request.action})` : request.method;
+}
+
+/**
+ * The HTTP face of a {@link BrowserSessionManager} (DESIGN.md "Worker and
+ * client"): `POST /api/v1/stations/:stationId/execution/browser` for the
+ * operator token and `POST /api/v1/tenant/stations/:stationId/execution/browser`
+ * for tenant keys, JSON bodies `{ "method": … }`, `{ "data": … }` on success,
+ * `{ "error": { code, message } }` on failure. Credentials are checked before
+ * the body is read; bodies are capped while they stream (128 KiB, 8 MiB for
+ * an upload command); a tenant reaches only its own sessions, checkpoints and
+ * recordings. No redirect is ever sent.
+ *
+ * @throws {ValidationError} when the token has fewer than 32 characters, or another option is invalid.
+ * @example
+ * ```ts
+ * import { createServer } from "node:http";
+ * import { BrowserSessionManager, PlaywrightBrowserAdapter } from "station-browser-use/playwright";
+ * import { createBrowserWorker } from "station-browser-use/worker";
+ *
+ * const manager = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 4);
+ * const worker = createBrowserWorker({ manager, stationId: "local", token: process.env.STATION_EXECUTION_TOKEN! });
+ * createServer(worker.handleNode).listen(8931, "127.0.0.1");
+ * ```
+ */
+export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorker {
+  const resolved = resolveBrowserWorkerOptions(options);
+  const { manager, stationId, maxRequestBytes, maxResponseBytes } = resolved;
+  const authenticate = createAuthenticator(resolved.token, resolved.tenants);
+  const secrets = [resolved.token, ...resolved.tenants.map((tenant) => tenant.key)];
+  const redact = (text: string) => secrets.reduce((clean, secret) => clean.split(secret).join("[redacted]"), text);
+  const scope = new TenantScope(manager);
+  const dispatch = createDispatch(manager, scope);
+  const inFlight = new InFlight();
+  const forgetClosed = ({ sessionId }: { sessionId: string }) => scope.forget(sessionId);
+  manager.events.on("session-close", forgetClosed);
+  let draining = false;
+  let closing: Promise<void> | undefined;
+
+  const report = (method: string | undefined) => (error: unknown) => {
+    try {
+      resolved.onError(error, { method });
+    } catch {
+      // A failing error hook must not change the answer.
+    }
+  };
+
+  /** Refusals sent before the body is read close the connection: the body is never read. */
+  const unread = (refusal: Answer): Answer => ({ ...refusal, closeConnection: true });
+
+  async function answer(call: IncomingCall): Promise<Answer> {
+    const routeScope = matchRoute(call.pathname, stationId);
+    if (!routeScope) {
+      return unread(errorAnswer("not_found", "No route at this path (a wrong station id?); routes are POST /api/v1/stations/:stationId/execution/browser and POST /api/v1/tenant/stations/:stationId/execution/browser"));
+    }
+    if (call.method !== "POST") {
+      return unread(errorAnswer("bad_request", `Method ${call.method.slice(0, 16)} is not allowed here; send a JSON POST`, { status: 405, headers: { allow: "POST" } }));
+    }
+    const auth = authenticate(call.header("authorization"), routeScope);
+    if (!auth.ok) {
+      const headers = auth.error.code === "unauthorized" ? { "www-authenticate": 'Bearer realm="station-browser-use"' } : undefined;
+      return unread(errorAnswer(auth.error.code, auth.error.message, headers ? { headers } : {}));
+    }
+    if (closing) return unread(errorAnswer("draining", "This worker is shutting down and takes no more requests"));
+    if (!isJson(call.header("content-type"))) {
+      return unread(errorAnswer("bad_request", "Expected a JSON body with content-type: application/json"));
+    }
+    const declared = Number(call.header("content-length") ?? "0");
+    if (declared > envelopeBytes) return unread(refusal(tooLarge(declared, envelopeBytes, true)));
+    let read: BodyRead;
+    try {
+      read = await call.readBody(envelopeBytes);
+    } catch {
+      // The client went away mid-body (or sent a broken stream): nothing ran, nothing to report.
+      return unread(errorAnswer("bad_request", "The request body could not be read completely; nothing was executed"));
+    }
+    if (!read.ok) return unread(refusal(tooLarge(read.receivedAtLeast, envelopeBytes, false)));
+    let request: WorkerRequest;
+    try {
+      request = parseWorkerRequest(read.bytes, maxRequestBytes);
+    } catch (error) {
+      return failureAnswer(error, undefined, redact, report(undefined));
+    }
+    if (draining && !drainingMethods.has(request.method)) {
+      return errorAnswer("draining", `This worker is draining: ${request.method} is refused (it still serves ${[...drainingMethods].join(", ")}); use another worker`);
+    }
+    try {
+      const data = await dispatch(request, { caller: auth.caller, signal: call.signal });
+      return dataAnswer(data, maxResponseBytes, describeRequest(request));
+    } catch (error) {
+      return failureAnswer(error, request.method, redact, report(request.method));
+    }
+  }
+
+  const refusal = (error: unknown) => failureAnswer(error, undefined, redact, report(undefined));
+
+  /** Every request, answered; nothing escapes as an exception. */
+  const handle = (call: IncomingCall): Promise<Answer> =>
+    inFlight.track(() => answer(call)).catch((error: unknown) => failureAnswer(error, undefined, redact, report(undefined)));
+
+  return {
+    fetch: async (request) => answerToResponse(await handle(callFromRequest(request))),
+    handleNode(request, response) {
+      void handle(callFromNode(request, response)).then((result) => sendNodeAnswer(response, result));
+    },
+    async drain() {
+      draining = true;
+      await inFlight.idle();
+    },
+    close() {
+      draining = true;
+      closing ??= (async () => {
+        await inFlight.idle(resolved.closeGraceMs);
+        manager.events.off("session-close", forgetClosed);
+        await manager.close();
+      })();
+      return closing;
+    },
+    get draining() {
+      return draining;
+    },
+  };
+}

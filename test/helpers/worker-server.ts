@@ -1,0 +1,71 @@
+import { createServer, request as httpRequest } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { BrowserWorker } from "../../src/worker/index.js";
+
+/** An answer of the worker. */
+export interface WorkerAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed body (undefined when not JSON). */
+  json: { data?: unknown; error?: { code: string; message: string } } | undefined;
+}
+
+export interface WorkerServer {
+  /** `http://127.0.0.1:<port>`. */
+  origin: string;
+  /** Every response body received, for secret scans. */
+  bodies: string[];
+  /** POSTs `body` (JSON-encoded unless a string) to `path` with `key` as bearer token. */
+  post(path: string, key: string | undefined, body: unknown, init?: { method?: string; contentType?: string }): Promise<WorkerAnswer>;
+  /** Sends `body` with raw node:http and cuts the connection after `abortAfterMs`. */
+  postAndDisconnect(path: string, key: string, body: unknown, abortAfterMs: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Serves `worker.handleNode` on 127.0.0.1 (a real socket). */
+export async function startWorkerServer(worker: BrowserWorker): Promise<WorkerServer> {
+  const server = createServer(worker.handleNode);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const bodies: string[] = [];
+  return {
+    origin,
+    bodies,
+    async post(path, key, body, init = {}) {
+      const headers: Record<string, string> = { "content-type": init.contentType ?? "application/json" };
+      if (key !== undefined) headers.authorization = `Bearer ${key}`;
+      const method = init.method ?? "POST";
+      const response = await fetch(origin + path, {
+        method,
+        headers,
+        redirect: "manual",
+        ...(method === "GET" || method === "HEAD" ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+      });
+      const text = await response.text();
+      bodies.push(text);
+      let json: WorkerAnswer["json"];
+      try {
+        json = JSON.parse(text) as WorkerAnswer["json"];
+      } catch {
+        json = undefined;
+      }
+      return { status: response.status, headers: response.headers, text, json };
+    },
+    postAndDisconnect(path, key, body, abortAfterMs) {
+      return new Promise((resolve) => {
+        const outgoing = httpRequest(origin + path, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } });
+        outgoing.on("error", () => resolve());
+        outgoing.end(JSON.stringify(body));
+        setTimeout(() => {
+          outgoing.destroy();
+          resolve();
+        }, abortAfterMs);
+      });
+    },
+    close: () => {
+      server.closeAllConnections();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}

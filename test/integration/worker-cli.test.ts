@@ -1,0 +1,162 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { readFileSync, readdirSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { workerRoute } from "../../src/protocol/wire.js";
+import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
+
+const token = "cli-operator-token-0123456789abcdef-QQ";
+const tsx = "node_modules/.bin/tsx";
+
+let fixtures: FixtureServer;
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+});
+afterAll(async () => {
+  await fixtures?.close();
+});
+
+interface Run {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+function start(args: string[], environment: Record<string, string>): Run {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("STATION_")));
+  const child = spawn(tsx, ["src/worker/cli.ts", ...args], { env: { ...base, ...environment }, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, stdout: () => stdout, stderr: () => stderr, exit };
+}
+
+interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  state: string;
+  startTime: string;
+  name: string;
+}
+
+/** Every process, from /proc/<pid>/stat. */
+function processes(): ProcessInfo[] {
+  const found: ProcessInfo[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const fields = stat.slice(close + 2).split(" ");
+      found.push({ pid: Number(entry), name: stat.slice(stat.indexOf("(") + 1, close), state: fields[0]!, ppid: Number(fields[1]), startTime: fields[19]! });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+/** Chromium processes below `root` (the worker runs under tsx, so it is a grandchild). */
+function chromiumBelow(root: number): ProcessInfo[] {
+  const all = processes();
+  const below = new Set([root]);
+  let size = 0;
+  while (below.size !== size) {
+    size = below.size;
+    for (const info of all) if (below.has(info.ppid)) below.add(info.pid);
+  }
+  return all.filter((info) => below.has(info.pid) && info.pid !== root && /chrom/i.test(info.name));
+}
+
+/** Whether the process still runs (same pid *and* start time, not a zombie). */
+function stillRunning(info: ProcessInfo): boolean {
+  return processes().some((now) => now.pid === info.pid && now.startTime === info.startTime && now.state !== "Z");
+}
+
+/** Processes whose environment holds `needle` (the worker's private Chromium HOME). */
+function processesWithEnvironment(needle: string): number[] {
+  return processes()
+    .filter((info) => {
+      try {
+        return readFileSync(`/proc/${info.pid}/environ`, "utf8").includes(needle);
+      } catch {
+        return false;
+      }
+    })
+    .map((info) => info.pid);
+}
+
+async function waitForListening(run: Run): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const match = /listening on (http:\/\/127\.0\.0\.1:(\d+)) \(station cli\)/.exec(run.stdout());
+    if (match) return match[1]!;
+    if (run.child.exitCode !== null || Date.now() > deadline) throw new Error(`worker did not start: ${run.stdout()} ${run.stderr()}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+async function post(origin: string, body: unknown): Promise<{ status: number; json: { data?: { id?: string; url?: string } } }> {
+  const response = await fetch(origin + workerRoute("cli", "operator"), {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, json: (await response.json()) as { data?: { id?: string; url?: string } } };
+}
+
+describe("station-browser-use worker (CLI)", () => {
+  it("listens on the port it prints, serves a session, and on SIGTERM exits 0 leaving no Chromium", async () => {
+    const run = start(["worker", "--port", "0", "--station-id", "cli", "--max-sessions", "2"], { STATION_EXECUTION_TOKEN: token });
+    try {
+      const origin = await waitForListening(run);
+      expect(origin).not.toMatch(/:0$/);
+      const opened = await post(origin, { method: "open" });
+      expect(opened.status).toBe(200);
+      const navigated = await post(origin, { method: "execute", id: opened.json.data!.id, command: { op: "navigate", url: fixtures.url("/index.html") } });
+      expect(navigated.json.data!.url).toBe(fixtures.url("/index.html"));
+
+      const chromium = chromiumBelow(run.child.pid!);
+      expect(chromium.length).toBeGreaterThan(0);
+      const home = /HOME=([^\0]*station-browser-home-[^\0]*)/.exec(readFileSync(`/proc/${chromium[0]!.pid}/environ`, "utf8"))?.[1];
+      expect(home).toBeDefined();
+      expect(processesWithEnvironment(home!).length).toBeGreaterThan(0);
+
+      run.child.kill("SIGTERM");
+      expect(await run.exit).toBe(0);
+      expect(run.stdout()).toMatch(/SIGTERM: draining[\s\S]*stopped/);
+      expect(chromium.filter(stillRunning)).toEqual([]);
+      expect(processesWithEnvironment(home!)).toEqual([]);
+      expect(run.stdout() + run.stderr()).not.toContain(token);
+    } finally {
+      run.child.kill("SIGKILL");
+    }
+  });
+
+  it("refuses to start without a token, with a short one, or with a --token flag, never printing the secret", async () => {
+    const missing = start(["worker", "--port", "0"], {});
+    expect(await missing.exit).toBe(2);
+    expect(missing.stderr()).toMatch(/STATION_EXECUTION_TOKEN is not set/);
+
+    const secret = "short-secret-value-123";
+    const short = start(["worker", "--port", "0"], { STATION_EXECUTION_TOKEN: secret });
+    expect(await short.exit).not.toBe(0);
+    expect(short.stderr()).toMatch(/STATION_EXECUTION_TOKEN must have at least 32 characters \(it has 22\)/);
+
+    const flag = start(["worker", "--port", "0", "--token", secret], { STATION_EXECUTION_TOKEN: token });
+    expect(await flag.exit).toBe(2);
+    expect(flag.stderr()).toMatch(/--token is refused: secrets come from the environment only/);
+
+    const shortKey = start(["worker", "--port", "0"], { STATION_EXECUTION_TOKEN: token, STATION_TENANT_KEYS: `${secret}=acme` });
+    expect(await shortKey.exit).toBe(1);
+    expect(shortKey.stderr()).toMatch(/tenant acme.*at least 32 characters/);
+
+    for (const run of [missing, short, flag, shortKey]) {
+      expect(run.stdout()).not.toMatch(/listening/);
+      expect(run.stdout() + run.stderr()).not.toContain(secret);
+      expect(run.stdout() + run.stderr()).not.toContain(token);
+    }
+  });
+});

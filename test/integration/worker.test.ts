@@ -1,0 +1,293 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
+import { ValidationError } from "../../src/errors.js";
+import { BrowserSessionManager, type ManagedSessionInfo } from "../../src/lifecycle/manager.js";
+import { workerRoute } from "../../src/protocol/wire.js";
+import { createBrowserWorker, type BrowserWorker } from "../../src/worker/index.js";
+import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
+import { startWorkerServer, type WorkerAnswer, type WorkerServer } from "../helpers/worker-server.js";
+
+const token = "operator-token-0123456789abcdef-XYZ";
+const keyA = "tenant-a-key-0123456789abcdef-AAAA";
+const keyB = "tenant-b-key-0123456789abcdef-BBBB";
+const tenants = { [keyA]: "acme", [keyB]: "globex" };
+const operatorPath = workerRoute("w1", "operator");
+const tenantPath = workerRoute("w1", "tenant");
+
+let fixtures: FixtureServer;
+let adapter: PlaywrightBrowserAdapter;
+let manager: BrowserSessionManager;
+let server: WorkerServer;
+const extras: { server: WorkerServer }[] = [];
+
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+  adapter = new PlaywrightBrowserAdapter();
+  manager = new BrowserSessionManager(adapter, 8);
+  server = await startWorkerServer(createBrowserWorker({ manager, token, tenants, stationId: "w1" }));
+});
+afterAll(async () => {
+  await Promise.all([server, ...extras.map((extra) => extra.server)].map((each) => each?.close()));
+  await manager?.close();
+  await adapter?.shutdown();
+  await fixtures?.close();
+});
+
+type Call = (body: unknown) => Promise<WorkerAnswer>;
+const asOperator: Call = (body) => server.post(operatorPath, token, body);
+const asA: Call = (body) => server.post(tenantPath, keyA, body);
+const asB: Call = (body) => server.post(tenantPath, keyB, body);
+
+/** The `data` of a 200 answer (the failure is shown when it is not one). */
+function data(answer: WorkerAnswer): any {
+  expect({ status: answer.status, error: answer.json?.error }).toEqual({ status: 200, error: undefined });
+  return answer.json?.data;
+}
+
+function failure(answer: WorkerAnswer, status: number, code: string): string {
+  expect({ status: answer.status, code: answer.json?.error?.code }).toEqual({ status, code });
+  return answer.json!.error!.message;
+}
+
+const ids = (sessions: ManagedSessionInfo[]) => sessions.map((session) => session.id);
+const isPng = (base64: string) => Buffer.from(base64, "base64").subarray(1, 4).toString("latin1") === "PNG";
+
+async function everyMethod(call: Call): Promise<void> {
+  const tag = `tag-${randomUUID()}`;
+  const opened = data(await call({ method: "open", options: { openTag: tag } }));
+  expect(opened.openTag).toBe(tag);
+  expect(data(await call({ method: "open", options: { openTag: tag } })).id).toBe(opened.id);
+  const id: string = opened.id;
+  const home = fixtures.url("/index.html");
+  expect(data(await call({ method: "execute", id, command: { op: "navigate", url: home } }))).toMatchObject({ ok: true, url: home });
+  expect(data(await call({ method: "action", id, action: "evaluate", value: "document.title" })).value).toBe("Fixture home");
+  expect(isPng(data(await call({ method: "liveFrame", id })).base64)).toBe(true);
+
+  const grant = data(await call({ method: "controlAcquire", id, ttlMs: 5000 }));
+  expect(data(await call({ method: "control", id })).mode).toBe("human");
+  expect(data(await call({ method: "controlRenew", id, token: grant.token, ttlMs: 6000 })).token).toBe(grant.token);
+  expect(data(await call({ method: "controlRelease", id, token: grant.token }))).toBeNull();
+  expect(data(await call({ method: "control", id })).mode).toBe("automation");
+
+  const checkpoint = data(await call({ method: "checkpoint", id }));
+  expect(checkpoint).toMatchObject({ sessionId: id, pages: [{ url: home, title: "Fixture home" }] });
+  expect(data(await call({ method: "checkpoints" })).map((each: { id: string }) => each.id)).toContain(checkpoint.id);
+  const resumed = data(await call({ method: "resume", checkpointId: checkpoint.id }));
+  expect(resumed.id).not.toBe(id);
+  expect(data(await call({ method: "execute", id: resumed.id, command: { op: "evaluate", expression: "location.href" } })).value).toBe(home);
+  expect(data(await call({ method: "deleteCheckpoint", checkpointId: checkpoint.id }))).toBeNull();
+  expect(data(await call({ method: "checkpoints" })).map((each: { id: string }) => each.id)).not.toContain(checkpoint.id);
+
+  const recording = data(await call({ method: "recordingStart", id }));
+  expect(recording).toMatchObject({ sessionId: id, state: "recording" });
+  const described = data(await call({ method: "recording", recordingId: recording.id }));
+  expect(described.frames.length).toBeGreaterThanOrEqual(1);
+  const frame = data(await call({ method: "recordingFrame", recordingId: recording.id, frameId: described.frames[0].id }));
+  expect(isPng(frame.base64)).toBe(true);
+  expect(data(await call({ method: "recordingStop", recordingId: recording.id })).state).toBe("stopped");
+  expect(data(await call({ method: "recordings" })).map((each: { id: string }) => each.id)).toContain(recording.id);
+  expect(data(await call({ method: "recordingDelete", recordingId: recording.id }))).toBeNull();
+  expect(data(await call({ method: "recordings" })).map((each: { id: string }) => each.id)).not.toContain(recording.id);
+
+  expect(ids(data(await call({ method: "reconcile", openTag: tag })))).toEqual([id]);
+  expect(ids(data(await call({ method: "list" })))).toEqual(expect.arrayContaining([id, resumed.id]));
+  expect(data(await call({ method: "close", id }))).toBeNull();
+  expect(data(await call({ method: "close", id: resumed.id }))).toBeNull();
+  expect(ids(data(await call({ method: "list" })))).not.toContain(id);
+  expect(data(await call({ method: "reconcile", openTag: tag }))).toEqual([]);
+}
+
+describe("worker over real HTTP (real Chromium)", () => {
+  it("serves every method on the operator route", async () => {
+    await everyMethod(asOperator);
+  });
+
+  it("serves every method on the tenant route", async () => {
+    await everyMethod(asA);
+  });
+
+  it("refuses missing, malformed and wrong credentials (401) and the wrong route for them (403)", async () => {
+    const missing = await server.post(operatorPath, undefined, { method: "list" });
+    expect(failure(missing, 401, "unauthorized")).toMatch(/Missing credentials/);
+    expect(missing.headers.get("www-authenticate")).toMatch(/^Bearer/);
+    failure(await server.post(operatorPath, `${token}x`, { method: "list" }), 401, "unauthorized");
+    failure(await server.post(tenantPath, "not-a-key-but-long-enough-0123456789", { method: "list" }), 401, "unauthorized");
+    expect(failure(await server.post(operatorPath, keyA, { method: "list" }), 403, "forbidden")).toMatch(/tenant key cannot use the operator route/);
+    expect(failure(await server.post(tenantPath, token, { method: "list" }), 403, "forbidden")).toMatch(/operator token cannot use the tenant route/);
+  });
+
+  it("refuses a short token or tenant key at construction, naming the field but not the secret", () => {
+    const short = "short-secret-value-123";
+    const build = (options: { token: string; tenants?: Record<string, string> }) => () => createBrowserWorker({ manager, stationId: "w1", ...options });
+    expect(build({ token: short })).toThrow(ValidationError);
+    expect(build({ token: short })).toThrow(/^options\.token: the execution token must have at least 32 characters \(it has 22\)$/);
+    expect(build({ token, tenants: { [short]: "acme" } })).toThrow(/^options\.tenants \(tenant acme\): .*at least 32 characters/);
+    expect(build({ token, tenants: { [token]: "acme" } })).toThrow(/must differ from the operator token/);
+  });
+
+  it("keeps tenants apart: another tenant's session, checkpoint and recording read as not found", async () => {
+    const tag = `tag-${randomUUID()}`;
+    const { id } = data(await asA({ method: "open", options: { openTag: tag } }));
+    data(await asA({ method: "execute", id, command: { op: "navigate", url: fixtures.url("/index.html") } }));
+    const checkpoint = data(await asA({ method: "checkpoint", id }));
+    const recording = data(await asA({ method: "recordingStart", id }));
+    const missing = failure(await asB({ method: "close", id: "s_missing" }), 404, "not_found");
+    expect(missing).toBe("Browser session s_missing does not exist");
+
+    for (const body of [
+      { method: "execute", id, command: { op: "evaluate", expression: "1" } },
+      { method: "action", id, action: "navigate", value: fixtures.url("/second.html") },
+      { method: "close", id },
+      { method: "liveFrame", id },
+      { method: "controlAcquire", id },
+      { method: "control", id },
+      { method: "checkpoint", id },
+      { method: "recordingStart", id },
+    ]) {
+      expect(failure(await asB(body), 404, "not_found")).toBe(`Browser session ${id} does not exist`);
+    }
+    expect(failure(await asB({ method: "resume", checkpointId: checkpoint.id }), 404, "not_found")).toBe(`Checkpoint ${checkpoint.id} does not exist`);
+    failure(await asB({ method: "deleteCheckpoint", checkpointId: checkpoint.id }), 404, "not_found");
+    for (const method of ["recording", "recordingStop", "recordingDelete"]) {
+      expect(failure(await asB({ method, recordingId: recording.id }), 404, "not_found")).toBe(`Recording ${recording.id} does not exist`);
+    }
+    failure(await asB({ method: "recordingFrame", recordingId: recording.id, frameId: recording.frames[0].id }), 404, "not_found");
+
+    expect(ids(data(await asB({ method: "list" })))).not.toContain(id);
+    expect(data(await asB({ method: "reconcile", openTag: tag }))).toEqual([]);
+    expect(data(await asB({ method: "checkpoints" })).map((each: { id: string }) => each.id)).not.toContain(checkpoint.id);
+    expect(data(await asB({ method: "recordings" })).map((each: { id: string }) => each.id)).not.toContain(recording.id);
+    const sessionsBefore = manager.list().length;
+    expect(failure(await asB({ method: "open", options: { openTag: tag } }), 400, "validation")).toMatch(/^body\.options\.openTag: is already used/);
+    expect(manager.list()).toHaveLength(sessionsBefore);
+
+    // A's own view, and the operator's, are unchanged: nothing B did touched them.
+    expect(data(await asA({ method: "action", id, action: "evaluate", value: "location.pathname" })).value).toBe("/index.html");
+    expect(ids(data(await asOperator({ method: "list" })))).toContain(id);
+    expect(data(await asOperator({ method: "checkpoints" })).map((each: { id: string }) => each.id)).toContain(checkpoint.id);
+    data(await asA({ method: "recordingDelete", recordingId: recording.id }));
+    data(await asA({ method: "deleteCheckpoint", checkpointId: checkpoint.id }));
+    data(await asA({ method: "close", id }));
+  });
+
+  it("answers 404 for another station or path and 405 for other methods, never a redirect", async () => {
+    failure(await server.post(workerRoute("w2", "operator"), token, { method: "list" }), 404, "not_found");
+    failure(await server.post(workerRoute("w2", "tenant"), keyA, { method: "list" }), 404, "not_found");
+    for (const path of ["/", `${operatorPath}/`, `${operatorPath}/extra`, "/api/v1/stations/w1/execution"]) {
+      failure(await server.post(path, token, { method: "list" }), 404, "not_found");
+    }
+    const get = await server.post(operatorPath, token, undefined, { method: "GET" });
+    failure(get, 405, "bad_request");
+    expect(get.headers.get("allow")).toBe("POST");
+  });
+
+  it("answers 400 for malformed JSON, another content type, an unknown method and a bad field", async () => {
+    expect(failure(await asOperator("{ not json"), 400, "bad_request")).toMatch(/^Malformed JSON body: /);
+    expect(failure(await asOperator("[1, 2]"), 400, "bad_request")).toMatch(/expected a JSON object with a "method" field/);
+    const form = await server.post(operatorPath, token, "method=list", { contentType: "application/x-www-form-urlencoded" });
+    expect(failure(form, 400, "bad_request")).toMatch(/content-type: application\/json/);
+    expect(failure(await asOperator({ method: "frobnicate" }), 400, "bad_request")).toMatch(/^Unknown method "frobnicate"; expected one of open, execute/);
+    expect(failure(await asOperator({ method: token }), 400, "bad_request")).toMatch(/^Unknown method "\[redacted\]"/);
+    expect(failure(await asOperator({ method: "close" }), 400, "validation")).toBe("body.id: required");
+    expect(failure(await asOperator({ method: "list", extra: 1 }), 400, "validation")).toBe("body.extra: unknown field");
+    expect(failure(await asOperator({ method: "controlAcquire", id: "s_1", ttlMs: 5 }), 400, "validation")).toMatch(/^body\.ttlMs: /);
+    expect(failure(await asOperator({ method: "action", id: "s_1", action: "navigate" }), 400, "validation")).toBe("body.value: navigate needs a URL string");
+    expect(failure(await asOperator({ method: "execute", id: "s_1", command: { op: "navigate" } }), 400, "validation")).toMatch(/^command\.url: required/);
+  });
+
+  it("refuses a >128 KiB body with 413 and runs nothing; accepts a ~3 MiB upload", async () => {
+    const { id } = data(await asOperator({ method: "open" }));
+    data(await asOperator({ method: "execute", id, command: { op: "navigate", url: fixtures.url("/form.html") } }));
+    const auditBefore = (await manager.audit()).length;
+    const padded = { method: "execute", id, command: { op: "evaluate", expression: `document.title = "changed" // ${"x".repeat(130 * 1024)}` } };
+    expect(failure(await asOperator(padded), 413, "payload_too_large")).toMatch(/at most 131072 bytes are accepted .*Nothing was executed/);
+    expect(await manager.audit()).toHaveLength(auditBefore);
+    const bytes = Buffer.alloc(2_500_000, 0x61);
+    const upload = { method: "execute", id, command: { op: "upload", selector: "#avatar", files: [{ name: "big.txt", mimeType: "text/plain", base64: bytes.toString("base64") }] } };
+    expect(JSON.stringify(upload).length).toBeGreaterThan(3 * 1024 * 1024);
+    data(await asOperator(upload));
+    const size = data(await asOperator({ method: "execute", id, command: { op: "evaluate", expression: "[document.title, document.querySelector('#avatar').files[0].size]" } }));
+    expect(size.value).toEqual(["Form", bytes.length]);
+    data(await asOperator({ method: "close", id }));
+  });
+
+  it("caps a body while it streams (fetch form): a 9 MiB stream is cut off and answered 413", async () => {
+    const worker = createBrowserWorker({ manager, token, stationId: "w1" });
+    let pulled = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= 9 * 1024 * 1024) return controller.close();
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const request = new Request(`http://127.0.0.1${operatorPath}`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body,
+      duplex: "half",
+    } as RequestInit);
+    const response = await worker.fetch(request);
+    expect(response.status).toBe(413);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/more than 8388608 bytes/);
+    expect(pulled).toBeLessThan(9 * 1024 * 1024);
+  });
+
+  it("says an oversize answer ran, and aborts a command when its client disconnects", async () => {
+    const small = await startWorkerServer(createBrowserWorker({ manager, token, stationId: "w1", maxResponseBytes: 4096 }));
+    extras.push({ server: small });
+    const { id } = data(await small.post(operatorPath, token, { method: "open" }));
+    const shot = await small.post(operatorPath, token, { method: "execute", id, command: { op: "screenshot" } });
+    expect(failure(shot, 500, "payload_too_large")).toMatch(/answer to execute \(screenshot\) is \d+ bytes.*did run/);
+
+    await small.postAndDisconnect(operatorPath, token, { method: "execute", id, command: { op: "navigate", url: fixtures.url("/slow?ms=8000") } }, 500);
+    const started = Date.now();
+    await expect.poll(() => manager.list().find((session) => session.id === id)?.busy, { timeout: 4000 }).toBeUndefined();
+    expect(Date.now() - started).toBeLessThan(4000);
+    const entry = (await manager.audit()).filter((each) => each.sessionId === id && each.op === "navigate").at(-1);
+    expect(entry?.outcome).not.toBe("ok");
+    data(await small.post(operatorPath, token, { method: "close", id }));
+  });
+
+  it("drains: new work is refused with 503 draining; list, control, reconcile and close still work", async () => {
+    const worker: BrowserWorker = createBrowserWorker({ manager, token, stationId: "w1" });
+    const draining = await startWorkerServer(worker);
+    extras.push({ server: draining });
+    const call: Call = (body) => draining.post(operatorPath, token, body);
+    const { id, openTag } = data(await call({ method: "open" }));
+    await worker.drain();
+    expect(worker.draining).toBe(true);
+    expect(failure(await call({ method: "open" }), 503, "draining")).toMatch(/draining: open is refused/);
+    failure(await call({ method: "execute", id, command: { op: "evaluate", expression: "1" } }), 503, "draining");
+    failure(await call({ method: "checkpoint", id }), 503, "draining");
+    expect(ids(data(await call({ method: "list" })))).toContain(id);
+    expect(data(await call({ method: "control", id })).mode).toBe("automation");
+    expect(ids(data(await call({ method: "reconcile", openTag })))).toEqual([id]);
+    expect(data(await call({ method: "close", id }))).toBeNull();
+    expect(ids(data(await call({ method: "list" })))).not.toContain(id);
+  });
+
+  it("close() closes the manager's sessions and refuses everything after", async () => {
+    const own = new BrowserSessionManager(adapter, 1);
+    const worker = createBrowserWorker({ manager: own, token, stationId: "w1" });
+    const response = await worker.fetch(
+      new Request(`http://127.0.0.1${operatorPath}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: '{"method":"open"}' }),
+    );
+    expect(response.status).toBe(200);
+    expect(own.list()).toHaveLength(1);
+    await worker.close();
+    expect(own.list()).toEqual([]);
+    const after = await worker.fetch(
+      new Request(`http://127.0.0.1${operatorPath}`, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body: '{"method":"list"}' }),
+    );
+    expect(after.status).toBe(503);
+  });
+
+  it("never sends a token or key back in any answer", () => {
+    const bodies = [server, ...extras.map((extra) => extra.server)].flatMap((each) => each.bodies);
+    expect(bodies.length).toBeGreaterThan(80);
+    for (const secret of [token, keyA, keyB]) expect(bodies.filter((body) => body.includes(secret))).toEqual([]);
+  });
+});

@@ -1,0 +1,135 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NotFoundError, OutcomeUnknownError, isBusyError } from "../../src/errors.js";
+import { BrowserUseClient } from "../../src/client/index.js";
+import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
+import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
+import { createBrowserWorker } from "../../src/worker/index.js";
+import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
+import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
+import { startWorkerServer, type WorkerServer } from "../helpers/worker-server.js";
+
+const token = "op-".padEnd(40, "x");
+const tenantKey = "tenant-acme-".padEnd(40, "k");
+
+let adapter: PlaywrightBrowserAdapter;
+let manager: BrowserSessionManager;
+let worker: WorkerServer;
+let proxy: FaultProxy;
+let fixtures: FixtureServer;
+
+beforeAll(async () => {
+  adapter = new PlaywrightBrowserAdapter();
+  manager = new BrowserSessionManager(adapter, 8);
+  worker = await startWorkerServer(createBrowserWorker({ manager, token, tenants: { [tenantKey]: "acme" }, stationId: "local" }));
+  proxy = await startFaultProxy(worker.origin);
+  fixtures = await startFixtureServer();
+});
+afterAll(async () => {
+  await proxy.close();
+  await worker.close();
+  await manager.close();
+  await adapter.shutdown();
+  await fixtures.close();
+});
+
+const client = (baseUrl = proxy.origin) => new BrowserUseClient({ baseUrl, stationId: "local", apiKey: tenantKey, timeoutMs: 30_000 });
+
+describe("client → worker → manager → Chromium (real HTTP)", () => {
+  it("drives a session end to end", async () => {
+    const browser = client(worker.origin);
+    const session = await browser.open();
+    const navigated = await browser.execute(session.id, { op: "navigate", url: fixtures.url("/form.html") });
+    expect(navigated.title).toBe("Form");
+    const { snapshot } = await browser.execute(session.id, { op: "accessibility" });
+    expect(snapshot).toMatch(/button "Sign in" \[ref=e\d+\]/);
+    expect(((await browser.perform(session.id, "evaluate", "document.title")) as { value: unknown }).value).toBe("Form");
+    expect((await browser.list()).map((entry) => entry.id)).toContain(session.id);
+    expect((await browser.liveFrame(session.id)).mimeType).toBe("image/png");
+    await browser.close(session.id);
+    await expect(browser.execute(session.id, { op: "pages" })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("reports a lost open response as outcome unknown; reconcile finds exactly one session and a repeated open creates none", async () => {
+    const browser = client();
+    const before = (await browser.list()).length;
+    proxy.inject("open", "drop-response");
+    const error = await browser.open({ openTag: "uncertain-open-1" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as Error).message).toMatch(/uncertain-open-1/);
+    const found = await browser.reconcile("uncertain-open-1");
+    expect(found).toHaveLength(1);
+    const again = await browser.open({ openTag: "uncertain-open-1" });
+    expect(again.id).toBe(found[0]!.id);
+    expect((await browser.list()).length).toBe(before + 1);
+    await browser.close(again.id);
+  });
+
+  it("retries a read after a reset, never a mutation", async () => {
+    const browser = client();
+    const session = await browser.open();
+    const forwardedBefore = proxy.forwarded.length;
+    proxy.inject("list", "reset-before-forward");
+    expect((await browser.list()).map((entry) => entry.id)).toContain(session.id);
+    expect(proxy.forwarded.slice(forwardedBefore)).toEqual(["list"]);
+
+    proxy.inject("execute", "reset-before-forward");
+    const error = await browser.execute(session.id, { op: "navigate", url: fixtures.url("/index.html") }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(proxy.forwarded.slice(forwardedBefore)).toEqual(["list"]);
+    await browser.close(session.id);
+  });
+
+  it("holds up under load: 8 sessions, 504 actions, only busy refusals, everything closed after", async () => {
+    const browser = client(worker.origin);
+    const sessions = await Promise.all(Array.from({ length: 8 }, () => browser.open()));
+    await Promise.all(sessions.map((session) => browser.execute(session.id, { op: "navigate", url: fixtures.url("/index.html") })));
+    let done = 0;
+    let busy = 0;
+    const unexpected: string[] = [];
+    // Two callers per session, so some actions collide and must be refused as busy, never queued or interleaved.
+    const caller = async (sessionId: string, count: number) => {
+      for (let index = 0; index < count; index++) {
+        try {
+          await browser.execute(sessionId, index % 5 === 0 ? { op: "accessibility", interactiveOnly: true } : { op: "evaluate", expression: String(index) });
+          done++;
+        } catch (error) {
+          if (isBusyError(error)) busy++;
+          else unexpected.push(String(error));
+        }
+      }
+    };
+    await Promise.all(sessions.flatMap((session) => [caller(session.id, 32), caller(session.id, 31)]));
+    expect(unexpected).toEqual([]);
+    expect(done + busy).toBe(8 * 63);
+    expect(done).toBeGreaterThan(50);
+    await Promise.all(sessions.map((session) => browser.close(session.id)));
+    expect(await browser.list()).toEqual([]);
+    expect(manager.list()).toEqual([]);
+  }, 120_000);
+});
+
+describe("no Chromium left", () => {
+  it("leaves no browser process once the adapter shuts down", async () => {
+    const { readdir, readFile } = await import("node:fs/promises");
+    const browsers = async () => {
+      const found: string[] = [];
+      for (const entry of await readdir("/proc")) {
+        if (!/^\d+$/.test(entry)) continue;
+        const environ = await readFile(`/proc/${entry}/environ`, "utf8").catch(() => "");
+        const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
+        if (stat.split(") ")[1]?.startsWith("Z")) continue;
+        const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+        if (parent === process.pid && /chrom/i.test(stat)) found.push(entry);
+      }
+      return found;
+    };
+    const others = new Set(await browsers());
+    const own = new PlaywrightBrowserAdapter();
+    const handle = await own.open();
+    const mine = async () => (await browsers()).filter((pid) => !others.has(pid));
+    expect((await mine()).length).toBe(1);
+    await own.close(handle);
+    await own.shutdown();
+    await expect.poll(mine, { timeout: 10_000 }).toEqual([]);
+  });
+});

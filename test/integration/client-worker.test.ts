@@ -115,7 +115,6 @@ describe("no Chromium left", () => {
       const found: string[] = [];
       for (const entry of await readdir("/proc")) {
         if (!/^\d+$/.test(entry)) continue;
-        const environ = await readFile(`/proc/${entry}/environ`, "utf8").catch(() => "");
         const stat = await readFile(`/proc/${entry}/stat`, "utf8").catch(() => "");
         if (stat.split(") ")[1]?.startsWith("Z")) continue;
         const parent = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);

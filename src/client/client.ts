@@ -3,7 +3,7 @@ import type { ManagedSessionInfo } from "../lifecycle/manager.js";
 import type { PerformAction } from "../lifecycle/perform.js";
 import type { RecordingFrame } from "../lifecycle/recordings.js";
 import type { Checkpoint, RecordingMeta } from "../lifecycle/stores.js";
-import type { BrowserBackend, ExecuteOptions } from "../protocol/backend.js";
+import { resolveExecuteOptions, type BrowserBackend, type ExecuteOptions } from "../protocol/backend.js";
 import type { BrowserCommand, BrowserCommandInput } from "../protocol/commands.js";
 import type { OpenOptions } from "../protocol/open-options.js";
 import type { CommandResult } from "../protocol/results.js";
@@ -79,7 +79,7 @@ export class BrowserUseClient implements BrowserBackend {
     command: Command,
     options?: string | ExecuteOptions,
   ): Promise<CommandResult<Command["op"]>> {
-    const { controlToken, signal } = typeof options === "string" ? { controlToken: options, signal: undefined } : (options ?? {});
+    const { controlToken, signal } = resolveExecuteOptions(options);
     const context = this.context("execute", { sessionId });
     const op = (command as { op?: unknown } | null)?.op;
     const body = { method: "execute", id: sessionId, command, controlToken };
@@ -88,7 +88,7 @@ export class BrowserUseClient implements BrowserBackend {
 
   /** The short form of {@link execute}: `navigate` (URL), `evaluate`, `click` (selector), `type`, `press`, `screenshot`. */
   async perform(sessionId: string, action: PerformAction, value?: string, options?: string | ExecuteOptions): Promise<CommandResult> {
-    const { controlToken, signal } = typeof options === "string" ? { controlToken: options, signal: undefined } : (options ?? {});
+    const { controlToken, signal } = resolveExecuteOptions(options);
     const context = this.context("action", { sessionId });
     const body = { method: "action", id: sessionId, action, value, controlToken };
     return (await this.#transport.call(context, body, commandResultSchema(action), signal)) as CommandResult;

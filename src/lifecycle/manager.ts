@@ -11,7 +11,7 @@ import {
   isStationBrowserError,
 } from "../errors.js";
 import type { BrowserAdapter, BrowserHandle } from "../protocol/adapter.js";
-import type { BrowserBackend, ExecuteOptions } from "../protocol/backend.js";
+import { resolveExecuteOptions, type BrowserBackend, type ExecuteOptions } from "../protocol/backend.js";
 import { isObservationCommand, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
 import { limits } from "../protocol/limits.js";
 import { OpenOptionsSchema, type OpenOptions, type ResolvedOpenOptions } from "../protocol/open-options.js";
@@ -206,7 +206,7 @@ export class BrowserSessionManager implements BrowserBackend {
     command: Command,
     options?: string | ExecuteOptions,
   ): Promise<CommandResult<Command["op"]>> {
-    const { controlToken, signal } = typeof options === "string" ? { controlToken: options, signal: undefined } : (options ?? {});
+    const { controlToken, signal } = resolveExecuteOptions(options);
     const parsed = parseCommand(command);
     await this.ready();
     const session = this.session(sessionId);

@@ -33,3 +33,8 @@ export interface BrowserBackend {
   /** Live sessions opened with `openTag`: how an uncertain open is resolved. */
   reconcile(openTag: string): Promise<ManagedSessionInfo[]>;
 }
+
+/** `execute`'s third argument as options: a bare string is the control token. */
+export function resolveExecuteOptions(options: string | ExecuteOptions | undefined): ExecuteOptions {
+  return typeof options === "string" ? { controlToken: options } : (options ?? {});
+}

@@ -40,7 +40,7 @@ export const limits = {
   dragStepsMax: 100,
   /** Largest scroll delta (CSS pixels). */
   scrollDeltaMax: 100_000,
-  /** Open pages per session. */
+  /** Pages a session may have open when it asks for a new one (`newPage`). */
   pagesPerSession: 16,
 
   inspect: {
@@ -126,6 +126,4 @@ export const limits = {
     bytesPerManager: 64 * MiB,
     ttlDefaultMs: 7 * 24 * 60 * 60_000,
   },
-  /** Profile ids: 1–64 of [A-Za-z0-9._-], not starting with a dot. */
-  profileIdLength: 64,
 } as const;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isUrlPolicyError, UrlPolicyError } from "../../src/errors.js";
+import { CapacityError, isUrlPolicyError, UrlPolicyError } from "../../src/errors.js";
+import { limits } from "../../src/protocol/limits.js";
 import { useBrowser } from "../helpers/browser.js";
 
 const browser = useBrowser();
@@ -87,6 +88,16 @@ describe("navigation (real Chromium)", () => {
     expect(pages.pages.map((page) => page.pageId)).toEqual(["p1", "p3"]);
 
     await expect(browser.adapter.execute(handle, { op: "selectPage", pageId: "p9" })).rejects.toThrow(/Page p9 does not exist/);
+    await browser.adapter.close(handle);
+  });
+
+  it("refuses a new page past the per-session page limit", async () => {
+    const handle = await browser.open();
+    for (let count = 1; count < limits.pagesPerSession; count++) await browser.adapter.execute(handle, { op: "newPage" });
+    const error = await browser.adapter.execute(handle, { op: "newPage" }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(CapacityError);
+    expect((error as Error).message).toMatch(/already has 16 pages/);
+    expect((await browser.adapter.execute(handle, { op: "pages" })).pages).toHaveLength(limits.pagesPerSession);
     await browser.adapter.close(handle);
   });
 

@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
-import { ActionFailedError } from "../../errors.js";
+import { ActionFailedError, CapacityError } from "../../errors.js";
+import { limits } from "../../protocol/limits.js";
 import { assertNavigableUrl, sanitizeUrl } from "../../protocol/url-policy.js";
 import { navigationTimeout, runAction, type CommandContext, type CommandHandlers } from "../command-context.js";
 
@@ -42,6 +43,9 @@ export const navigationHandlers: CommandHandlers<
 
   async newPage(context, command) {
     if (command.url !== undefined) assertNavigableUrl(command.url);
+    if (context.session.pages.size >= limits.pagesPerSession) {
+      throw new CapacityError(`Session ${context.session.id} already has ${limits.pagesPerSession} pages; close one first`);
+    }
     const state = await context.session.openPage();
     const result = await runAction(context, async (selected) => {
       if (command.url !== undefined) await goto(selected.page, command.url, "load", navigationTimeout(command), context.signal);

@@ -20,6 +20,8 @@ export type StationBrowserErrorCode =
   | "ambiguous_target"
   | "url_policy"
   | "profile_in_use"
+  | "profile"
+  | "reconcile_required"
   | "browser_not_found"
   | "action_failed"
   | "not_implemented"
@@ -173,6 +175,28 @@ export class ProfileInUseError extends StationBrowserError {
   }
 }
 
+/**
+ * Thrown when a profile's stored state is unusable: the provider reports it
+ * failed to persist (final), or it never became ready in time.
+ */
+export class ProfileError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("profile", message, options);
+    this.name = "ProfileError";
+  }
+}
+
+/**
+ * Thrown by `open` while an earlier open has an unknown outcome: nothing new is
+ * admitted until `reconcile()` has found that session or proved it absent.
+ */
+export class ReconcileRequiredError extends StationBrowserError {
+  constructor(message: string, options?: StationBrowserErrorOptions) {
+    super("reconcile_required", message, options);
+    this.name = "ReconcileRequiredError";
+  }
+}
+
 /** Thrown when no Chromium executable can be found; the message says how to install one. */
 export class BrowserNotFoundError extends StationBrowserError {
   constructor(message: string, options?: StationBrowserErrorOptions) {
@@ -280,6 +304,10 @@ export const isAmbiguousTargetError = (error: unknown): error is AmbiguousTarget
 export const isUrlPolicyError = (error: unknown): error is UrlPolicyError => hasCode(error, "url_policy");
 /** True for a {@link ProfileInUseError}. */
 export const isProfileInUseError = (error: unknown): error is ProfileInUseError => hasCode(error, "profile_in_use");
+/** True for a {@link ProfileError}. */
+export const isProfileError = (error: unknown): error is ProfileError => hasCode(error, "profile");
+/** True for a {@link ReconcileRequiredError}. */
+export const isReconcileRequiredError = (error: unknown): error is ReconcileRequiredError => hasCode(error, "reconcile_required");
 /** True for a {@link BrowserNotFoundError}. */
 export const isBrowserNotFoundError = (error: unknown): error is BrowserNotFoundError => hasCode(error, "browser_not_found");
 /** True for an {@link ActionFailedError}. */

@@ -1,11 +1,12 @@
-import { ActionFailedError, NotFoundError } from "../errors.js";
-import type { AdapterCapabilities, BrowserAdapter, BrowserHandle } from "../protocol/adapter.js";
+import { ActionFailedError, NotFoundError, OutcomeUnknownError } from "../errors.js";
+import type { AdapterCapabilities, BrowserAdapter, BrowserHandle, FoundSession } from "../protocol/adapter.js";
 import { commandOps, isObservationCommand, type BrowserCommand, type BrowserCommandInput, type CommandOp } from "../protocol/commands.js";
 import { limits } from "../protocol/limits.js";
 import { OpenOptionsSchema, type OpenOptions } from "../protocol/open-options.js";
 import { parseCommand, parseWith } from "../protocol/parse.js";
 import type { CommandResult } from "../protocol/results.js";
 import { createLocalProvider, type PlaywrightProvider } from "../providers/local/index.js";
+import type { ProviderSession } from "../providers/types.js";
 import type { CommandContext, CommandHandler } from "./command-context.js";
 import { fileHandlers } from "./commands/files.js";
 import { interactionHandlers } from "./commands/interaction.js";
@@ -92,26 +93,63 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
     this.watchdogGraceMs = options.watchdogGraceMs ?? 5000;
   }
 
-  /** Opens a browser session. */
+  /**
+   * Opens a browser session. With a profile, waits first until the provider
+   * has persisted that profile's last session (`profiles.awaitPersisted`).
+   */
   async open(options: OpenOptions = {}, signal?: AbortSignal): Promise<BrowserHandle> {
     const resolved = parseWith(OpenOptionsSchema, options, "options");
     const openTag = resolved.openTag ?? crypto.randomUUID();
+    const profile = resolved.profileId ? { id: resolved.profileId } : undefined;
+    if (profile && this.provider.profiles) await this.provider.profiles.awaitPersisted(profile, signal);
     const record = await this.provider.create({
       openTag,
-      ...(resolved.profileId ? { profile: { id: resolved.profileId } } : {}),
+      ...(profile ? { profile } : {}),
       ...(resolved.viewport ? { viewport: resolved.viewport } : {}),
       ...(signal ? { signal } : {}),
     });
+    return this.attach(record, openTag, resolved.consoleText ?? false, signal);
+  }
+
+  /** Provider sessions created with `openTag`. */
+  async find(openTag: string): Promise<FoundSession[]> {
+    const sessions = await this.provider.find(openTag);
+    return sessions.map((session) => ({
+      id: session.id,
+      provider: this.provider.name,
+      openTag: session.openTag,
+      running: session.status === "RUNNING" || session.status === "PENDING",
+      ...(session.profileId ? { profileId: session.profileId } : {}),
+    }));
+  }
+
+  /** Connects to a running provider session found by {@link find}. */
+  async adopt(found: FoundSession, options: OpenOptions = {}, signal?: AbortSignal): Promise<BrowserHandle> {
+    const resolved = parseWith(OpenOptionsSchema, options, "options");
+    const record = await this.provider.get(found.id);
+    if (!record || !(record.status === "RUNNING" || record.status === "PENDING")) {
+      throw new NotFoundError(`${this.provider.name} session ${found.id} is no longer running`);
+    }
+    return this.attach(record, found.openTag, resolved.consoleText ?? false, signal);
+  }
+
+  /** Connects Playwright to a created session; on failure the session is released. */
+  private async attach(record: ProviderSession, openTag: string, consoleText: boolean, signal?: AbortSignal): Promise<BrowserHandle> {
     try {
       const context = await this.provider.connect(record, signal);
-      const session = await EngineSession.create(record.id, context, {
-        consoleText: resolved.consoleText ?? false,
-        downloadMaxBytes: this.downloadMaxBytes,
-      });
+      const session = await EngineSession.create(record.id, context, { consoleText, downloadMaxBytes: this.downloadMaxBytes });
       this.sessions.set(record.id, session);
     } catch (error) {
-      await this.provider.release(record.id).catch(() => undefined);
-      throw toStationError(error, "open");
+      const failure = toStationError(error, "open");
+      try {
+        await this.provider.release(record.id);
+      } catch (releaseError) {
+        // The provider may still run (and bill) the session: an uncertain open, for reconcile to find by its tag.
+        throw new OutcomeUnknownError(
+          `open: ${failure.message}; releasing ${this.provider.name} session ${record.id} then failed, so it may still be running (open tag ${openTag}): ${releaseError instanceof Error ? releaseError.message : String(releaseError)}`,
+        );
+      }
+      throw failure;
     }
     return {
       id: record.id,

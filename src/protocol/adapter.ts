@@ -23,6 +23,17 @@ export interface AdapterCapabilities {
   persistentProfiles: boolean;
 }
 
+/** A provider session found by its open tag (reconciling an uncertain open). */
+export interface FoundSession {
+  /** The provider's session id. */
+  id: string;
+  provider: string;
+  openTag: string;
+  /** True while it runs; an ended session needs no release. */
+  running: boolean;
+  profileId?: string;
+}
+
 /** The engine contract the session manager builds on. */
 export interface BrowserAdapter {
   open(options?: OpenOptions, signal?: AbortSignal): Promise<BrowserHandle>;
@@ -33,4 +44,8 @@ export interface BrowserAdapter {
   ): Promise<CommandResult<Command["op"]>>;
   close(handle: BrowserHandle): Promise<void>;
   capabilities(): AdapterCapabilities;
+  /** Provider sessions created with `openTag` (for reconciling an uncertain open). */
+  find?(openTag: string): Promise<FoundSession[]>;
+  /** Takes over a found, running session: connects to it and hands it out as an open session. */
+  adopt?(found: FoundSession, options?: OpenOptions, signal?: AbortSignal): Promise<BrowserHandle>;
 }

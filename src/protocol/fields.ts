@@ -63,9 +63,10 @@ export const pageId = v.pipe(v.string("expected a page id as a string"), v.regex
 /** A download id as reported by `downloads` (`d1`, `d2`, …). */
 export const downloadId = v.pipe(v.string("expected a download id as a string"), v.regex(/^d\d{1,6}$/, "expected a download id like d1"));
 
-/** Host profile ids: 1–64 of [A-Za-z0-9._-], not starting with a dot (safe as a directory name). */
-export const profileIdPattern = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,63}$/;
-export const profileIdRule = "expected 1–64 letters, digits, '.', '_' or '-', not starting with '.'";
+/** Host profile ids, e.g. `research` or `whatsapp:acme:+4712345678` (per tenant and account); never a path. */
+export const profileIdPattern = /^[A-Za-z0-9_-][A-Za-z0-9._:+@-]{0,127}$/;
+export const profileIdRule =
+  "expected a profile id: 1–128 letters, digits, '.', '_', '-', ':', '+' or '@', starting with a letter, digit, '_' or '-'";
 
 /** A host profile id. */
 export const profileId = v.pipe(v.string("expected a profile id as a string"), v.regex(profileIdPattern, profileIdRule));

@@ -86,6 +86,8 @@ export const errorStatus: Record<WorkerErrorCode, number> = {
   busy: 409,
   stale_ref: 409,
   profile_in_use: 409,
+  profile: 409,
+  reconcile_required: 409,
   session_closed: 410,
   payload_too_large: 413,
   ambiguous_target: 422,

@@ -108,7 +108,7 @@ describe("BrowserUseClient requests and results", () => {
 
   it("refuses a bad request before sending anything, naming the field", async () => {
     await expect(client().execute("", { op: "inspect" })).rejects.toThrow(/^execute\.id: expected a non-empty session id/);
-    await expect(client().open({ profileId: "../etc" })).rejects.toThrow(/^open\.options\.profileId: expected 1–64 letters/);
+    await expect(client().open({ profileId: "../etc" })).rejects.toThrow(/^open\.options\.profileId: expected a profile id/);
     await expect(client().recordingFrame("r1", "f/1")).rejects.toThrow(/^recordingFrame\.frameId: expected a frame id/);
     await expect(client().execute("s1", { op: "evaluate", expression: 1n } as never)).rejects.toThrow(/^execute\.command: expected JSON-compatible values/);
     const huge = "x".repeat(200 * 1024);
@@ -126,6 +126,8 @@ const expectedClass: Record<WorkerErrorCode, new (...args: never[]) => errors.St
   busy: errors.BusyError,
   stale_ref: errors.StaleRefError,
   profile_in_use: errors.ProfileInUseError,
+  profile: errors.ProfileError,
+  reconcile_required: errors.ReconcileRequiredError,
   session_closed: errors.SessionClosedError,
   payload_too_large: errors.PayloadTooLargeError,
   ambiguous_target: errors.AmbiguousTargetError,

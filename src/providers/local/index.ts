@@ -91,7 +91,8 @@ export function createLocalProvider(options: LocalProviderOptions = {}): Playwri
       throw new ValidationError("options.profileId", "this local provider has no profileRootDir, so it cannot open persistent profiles");
     }
     if (!profileIdPattern.test(profileId)) throw new ValidationError("options.profileId", profileIdRule);
-    return join(resolve(options.profileRootDir), profileId);
+    // Ids such as "whatsapp:acme:+4712345678" keep a portable directory name.
+    return join(resolve(options.profileRootDir), encodeURIComponent(profileId));
   }
 
   async function create(request: CreateSessionRequest): Promise<ProviderSession> {

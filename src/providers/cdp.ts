@@ -1,0 +1,77 @@
+/**
+ * The driving half of a hosted provider (Node, Deno, Bun): Playwright
+ * connects to the session's CDP URL and drives its default context, where
+ * the provider's settings and persisted profile live. Releasing closes the
+ * CDP connection first, then asks the provider to release the session.
+ */
+import { chromium, type Browser, type BrowserContext } from "playwright-core";
+import { NotFoundError, ProviderError } from "../errors.js";
+import type { PlaywrightProvider } from "./local/index.js";
+import type { BrowserProvider, ProviderSession } from "./types.js";
+
+/** Options of {@link withPlaywright}. */
+export interface CdpConnectOptions {
+  /** Time allowed for the CDP connection (ms, default 30 000). */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * Adds `connect` and `shutdown` to a REST provider: `connect` opens
+ * `connectOverCDP(session.cdpUrl)`, `release` closes that connection and then
+ * releases the provider session, `shutdown` releases everything still held.
+ */
+export function withPlaywright<Provider extends BrowserProvider>(
+  provider: Provider,
+  options: CdpConnectOptions = {},
+): PlaywrightProvider & Omit<Provider, keyof PlaywrightProvider> {
+  const connections = new Map<string, Browser>();
+
+  async function disconnect(id: string): Promise<void> {
+    const browser = connections.get(id);
+    connections.delete(id);
+    // On a CDP connection, close() disconnects; the provider's browser keeps running until released.
+    if (browser) await browser.close().catch(() => undefined);
+  }
+
+  async function connect(session: ProviderSession): Promise<BrowserContext> {
+    if (!session.cdpUrl) throw new NotFoundError(`${provider.name} session ${session.id} has no CDP URL`);
+    let browser: Browser;
+    try {
+      browser = await chromium.connectOverCDP(session.cdpUrl, { timeout: options.connectTimeoutMs ?? 30_000 });
+    } catch (error) {
+      const reason = error instanceof Error ? error.message.split("\n")[0] : String(error);
+      // The URL may carry a key (Steel's apiKey query); never repeat it.
+      throw new ProviderError(`${provider.name}: could not connect to session ${session.id} over CDP: ${redactUrl(reason ?? "", session.cdpUrl)}`);
+    }
+    connections.set(session.id, browser);
+    browser.on("disconnected", () => {
+      if (connections.get(session.id) === browser) connections.delete(session.id);
+    });
+    return browser.contexts()[0] ?? (await browser.newContext());
+  }
+
+  const driven = Object.create(provider) as PlaywrightProvider & Omit<Provider, keyof PlaywrightProvider>;
+  Object.assign(driven, {
+    name: provider.name,
+    connect,
+    async release(id: string) {
+      await disconnect(id);
+      await provider.release(id);
+    },
+    async shutdown() {
+      const ids = [...connections.keys()];
+      const results = await Promise.allSettled(ids.map((id) => driven.release(id)));
+      const failed = results.filter((result) => result.status === "rejected");
+      if (failed.length > 0) {
+        throw new ProviderError(`${provider.name}: ${failed.length} of ${ids.length} sessions could not be released at shutdown`);
+      }
+    },
+  });
+  return driven;
+}
+
+/** Removes a URL (and its query) from a message. */
+function redactUrl(message: string, url: string): string {
+  const bare = url.split("?")[0] ?? url;
+  return message.split(url).join(`${bare}?[redacted]`).replace(/([?&](?:apiKey|api_key|token|signingKey)=)[^&\s"']+/gi, "$1[redacted]");
+}

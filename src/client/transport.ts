@@ -26,6 +26,22 @@ interface Answer {
   status: number;
   contentType: string;
   text: string;
+  /** The worker is draining: a definite refusal, never retried. */
+  draining: boolean;
+}
+
+/** True for a worker's `{ "error": { "code": "draining" } }` body. */
+function isDrainingAnswer(text: string): boolean {
+  const parsed = v.safeParse(WorkerErrorBodySchema, safeJson(text));
+  return parsed.success && parsed.output.error.code === "draining";
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Per-call state shared with the fetch wrapper. */
@@ -100,7 +116,8 @@ export class WorkerTransport {
         signal,
         fetch: (input, init) => this.fetchOnce(attempt, input, init),
         retry: read ? this.readRetry(signal) : 0,
-        throwHttpErrors: read ? (status: number) => retryStatuses.includes(status) : false,
+        // A worker that is draining says so (503 `draining`): final, not retried.
+        throwHttpErrors: read ? (status: number) => retryStatuses.includes(status) && !attempt.answer?.draining : false,
       });
     } catch (error) {
       // A read whose retries ended on 502/503/504: its last answer is interpreted like any other.
@@ -170,7 +187,12 @@ export class WorkerTransport {
         ? new PayloadTooLargeError(`${attempt.context.method}: the worker's answer is ${reason} (${describeCall(attempt.context)})`)
         : this.unreadable(attempt.context, response.status, reason);
     }
-    attempt.answer = { status: response.status, contentType: response.headers.get("content-type") ?? "no content type", text };
+    attempt.answer = {
+      status: response.status,
+      contentType: response.headers.get("content-type") ?? "no content type",
+      text,
+      draining: response.status === 503 && isDrainingAnswer(text),
+    };
     return new Response(null, { status: response.status });
   }
 

@@ -22,10 +22,12 @@ const digest = (secret: string): Buffer => createHash("sha256").update(secret, "
  * compared with every known digest (no early exit), so neither timing nor
  * messages tell which part of a token was right. Only digests are kept.
  *
- * The operator token works on the operator route only and a tenant key on the
- * tenant route only; the other combination is `forbidden` (403).
+ * The operator token works on the operator route and a tenant key on the
+ * tenant route only; the other combination is `forbidden` (403), unless
+ * `operatorTenantId` is set: then the operator token on the tenant route acts
+ * as that tenant.
  */
-export function createAuthenticator(token: string, tenants: readonly TenantKey[]): Authenticate {
+export function createAuthenticator(token: string, tenants: readonly TenantKey[], operatorTenantId?: string): Authenticate {
   const operator = digest(token);
   const tenantDigests = tenants.map(({ key, tenantId }) => ({ digest: digest(key), tenantId }));
 
@@ -51,7 +53,8 @@ export function createAuthenticator(token: string, tenants: readonly TenantKey[]
       return refuse("forbidden", "A tenant key cannot use the operator route; use the tenant route /api/v1/tenant/stations/<stationId>/execution/browser");
     }
     if (scope === "tenant" && caller.tenantId === undefined) {
-      return refuse("forbidden", "The operator token cannot use the tenant route; use the operator route /api/v1/stations/<stationId>/execution/browser, or a tenant key");
+      if (operatorTenantId !== undefined) return { ok: true, caller: { tenantId: operatorTenantId } };
+      return refuse("forbidden", "The operator token cannot use the tenant route; use the operator route /api/v1/stations/<stationId>/execution/browser, or a tenant key (or start the worker with a tenantId for the token to act as)");
     }
     return { ok: true, caller };
   };

@@ -16,6 +16,8 @@ export interface WorkerCommandLine {
   token: string;
   /** From `STATION_TENANT_KEYS`. */
   tenants: Record<string, string>;
+  /** The tenant the execution token acts as on the tenant route. */
+  tenantId?: string;
 }
 
 export const usage = `Usage: station-browser-use worker [options]
@@ -31,6 +33,7 @@ Options:
   --recording-root DIR   recording frames on disk
   --profile-root DIR     persistent browser profiles (one directory each)
   --grace-ms MS          on SIGINT/SIGTERM, time given to requests in flight (default 10000)
+  --tenant-id ID         serve one tenant: the execution token acts as this tenant on the tenant route
   -h, --help             show this help
 
 Environment (secrets are read from here only, never from flags):
@@ -45,7 +48,7 @@ export class UsageError extends Error {
   }
 }
 
-const flags = ["host", "port", "station-id", "max-sessions", "state-root", "recording-root", "profile-root", "grace-ms"] as const;
+const flags = ["host", "port", "station-id", "max-sessions", "state-root", "recording-root", "profile-root", "grace-ms", "tenant-id"] as const;
 type Flag = (typeof flags)[number];
 const secretLike = /token|key|secret|password|credential/i;
 
@@ -107,6 +110,7 @@ export function parseWorkerCommandLine(argv: readonly string[], environment: Rec
     ...(values.has("state-root") ? { stateRoot: values.get("state-root")! } : {}),
     ...(values.has("recording-root") ? { recordingRoot: values.get("recording-root")! } : {}),
     ...(values.has("profile-root") ? { profileRoot: values.get("profile-root")! } : {}),
+    ...(values.has("tenant-id") ? { tenantId: values.get("tenant-id")! } : {}),
     token,
     tenants,
   };

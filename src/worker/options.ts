@@ -15,6 +15,12 @@ export interface BrowserWorkerOptions {
   stationId: string;
   /** Tenant keys: key → tenant id. A tenant key works on the tenant route only and sees only its tenant's sessions. */
   tenants?: Record<string, string>;
+  /**
+   * For a worker that serves one tenant: on the tenant route, the operator
+   * token acts as this tenant (and sees only its sessions). Without it the
+   * operator token works on the operator route only.
+   */
+  tenantId?: string;
   /** Largest request body (bytes) other than an `upload` command; at most (and by default) 128 KiB. */
   maxRequestBytes?: number;
   /** Largest response body (bytes); at most (and by default) 33 MiB. */
@@ -37,6 +43,7 @@ export interface ResolvedBrowserWorkerOptions {
   token: string;
   stationId: string;
   tenants: TenantKey[];
+  tenantId: string | undefined;
   maxRequestBytes: number;
   maxResponseBytes: number;
   closeGraceMs: number;
@@ -48,6 +55,7 @@ const idRule = "expected 1–128 letters, digits, '.', '_', ':' or '-'";
 
 const ScalarOptionsSchema = v.object({
   stationId: v.pipe(v.string("expected a string"), v.regex(idPattern, idRule)),
+  tenantId: v.optional(v.pipe(v.string("expected a string"), v.regex(idPattern, idRule))),
   maxRequestBytes: v.optional(integerIn(1024, wireLimits.requestBytes)),
   maxResponseBytes: v.optional(integerIn(1024, wireLimits.responseBytes)),
   closeGraceMs: v.optional(integerIn(0, 10 * 60_000)),
@@ -105,6 +113,7 @@ export function resolveBrowserWorkerOptions(options: BrowserWorkerOptions): Reso
     token,
     stationId: scalars.stationId,
     tenants,
+    tenantId: scalars.tenantId,
     maxRequestBytes: scalars.maxRequestBytes ?? wireLimits.requestBytes,
     maxResponseBytes: scalars.maxResponseBytes ?? wireLimits.responseBytes,
     closeGraceMs: scalars.closeGraceMs ?? 10_000,

@@ -69,7 +69,7 @@ function describeRequest(request: WorkerRequest): string {
 export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorker {
   const resolved = resolveBrowserWorkerOptions(options);
   const { manager, stationId, maxRequestBytes, maxResponseBytes } = resolved;
-  const authenticate = createAuthenticator(resolved.token, resolved.tenants);
+  const authenticate = createAuthenticator(resolved.token, resolved.tenants, resolved.tenantId);
   const secrets = [resolved.token, ...resolved.tenants.map((tenant) => tenant.key)];
   const redact = (text: string) => secrets.reduce((clean, secret) => clean.split(secret).join("[redacted]"), text);
   const scope = new TenantScope(manager);

@@ -171,6 +171,27 @@ describe("worker over real HTTP (real Chromium)", () => {
     data(await asA({ method: "close", id }));
   });
 
+  it("with tenantId, the execution token acts as that one tenant on the tenant route", async () => {
+    const single = await startWorkerServer(createBrowserWorker({ manager, token, tenants, tenantId: "acme", stationId: "w1" }));
+    extras.push({ server: single });
+    const asToken: Call = (body) => single.post(tenantPath, token, body);
+    const { id: ofGlobex } = data(await single.post(tenantPath, keyB, { method: "open", options: {} }));
+    const { id } = data(await asToken({ method: "open", options: {} }));
+    const { id: ofAcme } = data(await single.post(tenantPath, keyA, { method: "open", options: {} }));
+    // The token is tenant acme here: it sees acme's sessions (its own and the acme key's), never globex's.
+    const seen = ids(data(await asToken({ method: "list" })));
+    expect(seen).toEqual(expect.arrayContaining([id, ofAcme]));
+    expect(seen).not.toContain(ofGlobex);
+    failure(await asToken({ method: "close", id: ofGlobex }), 404, "not_found");
+    // The operator route still takes the token as the operator, who sees everything.
+    expect(ids(data(await single.post(operatorPath, token, { method: "list" })))).toEqual(expect.arrayContaining([id, ofAcme, ofGlobex]));
+    // Without tenantId (the main worker), the same call is forbidden.
+    expect(failure(await server.post(tenantPath, token, { method: "list" }), 403, "forbidden")).toMatch(/start the worker with a tenantId/);
+    for (const each of [id, ofAcme]) data(await asToken({ method: "close", id: each }));
+    data(await single.post(tenantPath, keyB, { method: "close", id: ofGlobex }));
+    expect(() => createBrowserWorker({ manager, token, tenantId: "no spaces allowed", stationId: "w1" })).toThrow(/^options\.tenantId: expected 1–128/);
+  });
+
   it("answers 404 for another station or path and 405 for other methods, never a redirect", async () => {
     failure(await server.post(workerRoute("w2", "operator"), token, { method: "list" }), 404, "not_found");
     failure(await server.post(workerRoute("w2", "tenant"), keyA, { method: "list" }), 404, "not_found");

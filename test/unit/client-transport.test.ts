@@ -72,9 +72,8 @@ describe("reads retry, mutations never do", () => {
   });
 
   it("gives up after the retry limit with the last answer's error, and does not retry other failures", async () => {
-    worker.answer((_request, response) => sendJson(response, 503, { error: { code: "draining", message: "Worker is draining" } }));
-    const draining = await failure(client().liveFrame("s1"));
-    expect(draining).toBeInstanceOf(errors.DrainingError);
+    worker.answer(status(503));
+    await expect(client().liveFrame("s1")).rejects.toSatisfy(errors.isProviderError);
     expect(worker.requests).toHaveLength(3);
     worker.answer(status(502));
     await expect(client({ retry: { limit: 0 } }).recordings()).rejects.toSatisfy(errors.isProviderError);
@@ -82,6 +81,13 @@ describe("reads retry, mutations never do", () => {
     worker.answer((_request, response) => sendJson(response, 500, { error: { code: "internal", message: "boom" } }));
     await expect(client().checkpoints()).rejects.toSatisfy(errors.isInternalError);
     expect(worker.requests).toHaveLength(5);
+  });
+
+  it("does not retry a read that a draining worker refused (503 draining is final)", async () => {
+    worker.answer((_request, response) => sendJson(response, 503, { error: { code: "draining", message: "Worker is draining" } }));
+    const draining = await failure(client().liveFrame("s1"));
+    expect(draining).toBeInstanceOf(errors.DrainingError);
+    expect(worker.requests).toHaveLength(1);
   });
 
   const mutations: [string, (client: BrowserUseClient) => Promise<unknown>, RegExp][] = [

@@ -5,8 +5,10 @@ import {
   NotFoundError,
   OutcomeUnknownError,
   ProfileInUseError,
+  ReconcileRequiredError,
   SessionClosedError,
   ValidationError,
+  isNotFoundError,
   isOutcomeUnknownError,
   isStationBrowserError,
 } from "../errors.js";
@@ -16,11 +18,13 @@ import { isObservationCommand, type BrowserCommand, type BrowserCommandInput } f
 import { limits } from "../protocol/limits.js";
 import { OpenOptionsSchema, type OpenOptions, type ResolvedOpenOptions } from "../protocol/open-options.js";
 import { parseCommand, parseWith } from "../protocol/parse.js";
+import { profileId as profileIdSchema } from "../protocol/fields.js";
 import type { CommandResult, ScreenshotResult } from "../protocol/results.js";
 import { CheckpointBook } from "./checkpoints.js";
 import { ControlLeases, type ControlGrant, type ControlState } from "./control.js";
 import { SessionManagerEmitter, type SessionCloseReason } from "./events.js";
 import { Journal } from "./journal.js";
+import { emptyReport, OpenLedger, type PendingRelease, type ReconcileReport, type UncertainOpening } from "./ledger.js";
 import { describeCommand } from "./mask.js";
 import { performCommand, type PerformAction } from "./perform.js";
 import { resolveSessionManagerOptions, type ResolvedSessionManagerOptions, type SessionManagerOptions } from "./options.js";
@@ -42,6 +46,13 @@ export interface ManagedSessionInfo {
   control: ControlState;
 }
 
+/** What {@link BrowserSessionManager.close} could not settle. */
+export interface ManagerCloseReport {
+  /** Provider sessions whose release was not confirmed (they may still run and bill). */
+  unreleased: PendingRelease[];
+  /** Opens whose outcome is still unknown (a session may run under their tag). */
+  uncertain: UncertainOpening[];
+}
 
 interface ManagedSession {
   id: string;
@@ -87,6 +98,8 @@ export class BrowserSessionManager implements BrowserBackend {
   private initError: unknown;
   private opening = 0;
   private readonly pendingOpens = new Map<string, Promise<ManagedSessionInfo>>();
+  private readonly ledger: OpenLedger;
+  private readonly grants: Set<string>;
   private closedManager = false;
 
   constructor(
@@ -100,6 +113,8 @@ export class BrowserSessionManager implements BrowserBackend {
     this.options = resolveSessionManagerOptions(options);
     const { clock } = this.options;
     this.journal = new Journal(this.options.stateStore, this.options.auditLimit, () => clock.now());
+    this.ledger = new OpenLedger(() => clock.now());
+    this.grants = new Set(this.options.profileGrants);
     this.checkpointBook = new CheckpointBook(this.options.stateStore);
     this.leases = new ControlLeases(clock, (sessionId, state, reason) =>
       this.events.emit("control-change", { sessionId, mode: state.mode, ...(state.expiresAt ? { expiresAt: state.expiresAt } : {}), reason }),
@@ -134,6 +149,10 @@ export class BrowserSessionManager implements BrowserBackend {
    * Opens a browser session, within `maxSessions`. Opening again with the
    * `openTag` of a live session (or of an open still in progress) returns that
    * session instead of a second one: an uncertain open can be repeated safely.
+   *
+   * While an earlier open's outcome is unknown, only an open with that same
+   * tag is admitted (it takes the session over if the provider has it);
+   * anything else gets `ReconcileRequiredError` until {@link reconcile} runs.
    */
   async open(options: OpenOptions = {}): Promise<ManagedSessionInfo> {
     const resolved = parseWith(OpenOptionsSchema, options, "options");
@@ -143,17 +162,74 @@ export class BrowserSessionManager implements BrowserBackend {
       if (pending) return pending;
       const live = this.findByOpenTag(tag)[0];
       if (live) return live;
-      const opening = this.openNew(resolved).finally(() => this.pendingOpens.delete(tag));
+      const opening = this.openTagged({ ...resolved, openTag: tag }).finally(() => this.pendingOpens.delete(tag));
       this.pendingOpens.set(tag, opening);
       return opening;
     }
     return this.openNew({ ...resolved, openTag: `open_${crypto.randomUUID()}` });
   }
 
-  /** Live sessions opened with `openTag`: how a caller resolves an uncertain open. */
-  async reconcile(openTag: string): Promise<ManagedSessionInfo[]> {
+  private async openTagged(resolved: ResolvedOpenOptions & { openTag: string }): Promise<ManagedSessionInfo> {
+    if (this.ledger.isUncertain(resolved.openTag)) {
+      await this.ready();
+      const report = emptyReport();
+      await this.ledger.settleUncertain(this.adapter, resolved.openTag, report, (handle, options) => this.admit(handle, options).id);
+      const adopted = report.adopted[0];
+      if (adopted) return this.info(this.session(adopted.sessionId));
+      const unresolved = report.unresolved[0];
+      if (unresolved) throw new ReconcileRequiredError(`The earlier open with tag ${resolved.openTag} is still unsettled: ${unresolved.reason}`);
+    }
+    return this.openNew(resolved);
+  }
+
+  /**
+   * Settles what is owed to the provider. With an `openTag`: settles that
+   * uncertain open (taking its session over if the provider has it) and
+   * returns the live sessions opened with the tag — how a caller resolves
+   * its own uncertain open. Without: settles every uncertain open (found
+   * sessions are released, or handed back with `adopt: true`), retries
+   * unconfirmed releases, and reports what it did.
+   */
+  reconcile(openTag: string): Promise<ManagedSessionInfo[]>;
+  reconcile(options?: { adopt?: boolean }): Promise<ReconcileReport>;
+  async reconcile(which?: string | { adopt?: boolean }): Promise<ManagedSessionInfo[] | ReconcileReport> {
     await this.ready();
-    return this.findByOpenTag(openTag);
+    if (typeof which === "string") {
+      await this.ledger.settleUncertain(this.adapter, which, emptyReport(), (handle, options) => this.admit(handle, options).id);
+      return this.findByOpenTag(which);
+    }
+    const adopt = which?.adopt === true;
+    const report = emptyReport();
+    for (const { openTag } of this.ledger.uncertainOpenings()) {
+      await this.ledger.settleUncertain(this.adapter, openTag, report, adopt ? (handle, options) => this.admit(handle, options).id : undefined);
+    }
+    await this.ledger.retryReleases(this.adapter, report);
+    return report;
+  }
+
+  /** Opens whose outcome is unknown; while any remain, new opens are refused. */
+  uncertainOpenings(): UncertainOpening[] {
+    return this.ledger.uncertainOpenings();
+  }
+
+  /** Provider sessions closed here whose release the provider has not confirmed; `reconcile()` retries them. */
+  pendingReleases(): PendingRelease[] {
+    return this.ledger.pendingReleases();
+  }
+
+  /** Allows a host profile id to be opened (e.g. `whatsapp:acme:+4712345678`). */
+  grantProfile(profileId: string): void {
+    this.grants.add(parseWith(profileIdSchema, profileId, "profileId"));
+  }
+
+  /** Withdraws a grant; a session already open with the profile stays open. */
+  revokeProfile(profileId: string): void {
+    this.grants.delete(profileId);
+  }
+
+  /** The granted profile ids. */
+  grantedProfiles(): string[] {
+    return [...this.grants];
   }
 
   /** Live sessions opened with `openTag` (at most one). */
@@ -161,38 +237,59 @@ export class BrowserSessionManager implements BrowserBackend {
     return [...this.sessions.values()].filter((session) => session.handle.openTag === openTag).map((session) => this.info(session));
   }
 
-  private async openNew(resolved: ResolvedOpenOptions): Promise<ManagedSessionInfo> {
+  private async openNew(resolved: ResolvedOpenOptions & { openTag: string }): Promise<ManagedSessionInfo> {
     await this.ready();
     this.journal.assertWritable();
-    if (this.sessions.size + this.opening >= this.maxSessions) {
-      throw new CapacityError(`All ${this.maxSessions} browser sessions are in use; close one first`);
+    const uncertain = this.ledger.uncertainOpenings();
+    if (uncertain.length > 0) {
+      throw new ReconcileRequiredError(
+        `${uncertain.length} earlier open(s) have an unknown outcome (open tag ${uncertain.map((each) => each.openTag).join(", ")}); run reconcile() before opening more`,
+      );
     }
-    if (resolved.profileId !== undefined && this.openProfiles.has(resolved.profileId)) {
-      throw new ProfileInUseError(`Profile ${resolved.profileId} is already open in this manager; close its session first`);
+    const held = this.ledger.size;
+    if (this.sessions.size + this.opening + held >= this.maxSessions) {
+      const owed = held === 0 ? "" : ` (${held} held by unconfirmed releases; reconcile() retries them)`;
+      throw new CapacityError(`All ${this.maxSessions} browser sessions are in use${owed}; close one first`);
+    }
+    const profileId = resolved.profileId;
+    if (profileId !== undefined) {
+      if (!this.grants.has(profileId)) {
+        throw new ValidationError("options.profileId", `profile ${profileId} is not granted to this manager; grant it first (grantProfile or the profileGrants option)`);
+      }
+      if (this.openProfiles.has(profileId) || this.ledger.heldProfiles().includes(profileId)) {
+        throw new ProfileInUseError(`Profile ${profileId} is already open in this manager (or its last session is not yet settled); close it first`);
+      }
     }
     this.opening++;
-    if (resolved.profileId !== undefined) this.openProfiles.add(resolved.profileId);
+    if (profileId !== undefined) this.openProfiles.add(profileId);
     let handle: BrowserHandle;
     try {
       handle = await this.adapter.open(resolved);
     } catch (error) {
-      if (resolved.profileId !== undefined) this.openProfiles.delete(resolved.profileId);
+      if (profileId !== undefined) this.openProfiles.delete(profileId);
+      if (isOutcomeUnknownError(error)) this.ledger.recordUncertain(resolved, error);
       throw error;
     } finally {
       this.opening--;
     }
+    return this.info(this.admit(handle, resolved));
+  }
+
+  /** Registers an open browser as a managed session. */
+  private admit(handle: BrowserHandle, options: ResolvedOpenOptions): ManagedSession {
     const session: ManagedSession = {
       id: `s_${crypto.randomUUID()}`,
       handle,
-      options: resolved,
+      options,
       openedAt: this.options.clock.now(),
       idleTimer: undefined,
       closed: false,
     };
+    if (options.profileId !== undefined) this.openProfiles.add(options.profileId);
     this.sessions.set(session.id, session);
     this.touch(session);
     this.events.emit("session-open", { sessionId: session.id, provider: handle.provider, ...(handle.profileId ? { profileId: handle.profileId } : {}) });
-    return this.info(session);
+    return session;
   }
 
   /**
@@ -262,7 +359,13 @@ export class BrowserSessionManager implements BrowserBackend {
     return this.execute(sessionId, performCommand(action, value), controlToken);
   }
 
-  /** Closes a session. A pending action ends with a clear error and the slot is free at once. */
+  /**
+   * Closes a session. A pending action ends with a clear error and the slot
+   * is free at once — unless the provider does not confirm the release: then
+   * the error is thrown, and the provider session stays listed in
+   * {@link pendingReleases} (holding its slot) until `reconcile()` releases
+   * it. A definite not-found from the provider counts as released.
+   */
   async closeSession(sessionId: string, reason: SessionCloseReason = "closed"): Promise<void> {
     await this.initialized;
     const session = this.sessions.get(sessionId);
@@ -276,6 +379,11 @@ export class BrowserSessionManager implements BrowserBackend {
     await this.recorder.stopSession(sessionId);
     try {
       await this.adapter.close(session.handle);
+    } catch (error) {
+      if (!isNotFoundError(error)) {
+        this.ledger.recordPending(session.handle, sessionId, error);
+        throw error;
+      }
     } finally {
       this.events.emit("session-close", { sessionId, reason });
     }
@@ -286,16 +394,26 @@ export class BrowserSessionManager implements BrowserBackend {
     return [...this.sessions.values()].map((session) => this.info(session));
   }
 
-  /** Closes every session, stops recordings and releases the state root. The adapter stays open. */
-  async close(): Promise<void> {
-    if (this.closedManager) return;
+  /**
+   * Closes every session, retries unconfirmed releases once, stops
+   * recordings and releases the state root. The adapter stays open. Returns
+   * what it could not settle: provider sessions that may still run.
+   */
+  async close(): Promise<ManagerCloseReport> {
+    if (this.closedManager) return { unreleased: this.ledger.pendingReleases(), uncertain: this.ledger.uncertainOpenings() };
     await this.initialized;
     await Promise.allSettled([...this.sessions.keys()].map((sessionId) => this.closeSession(sessionId, "managerClosed")));
     this.closedManager = true;
+    if (this.ledger.size > 0) {
+      const report = emptyReport();
+      for (const { openTag } of this.ledger.uncertainOpenings()) await this.ledger.settleUncertain(this.adapter, openTag, report);
+      await this.ledger.retryReleases(this.adapter, report);
+    }
     await this.recorder.close().catch(() => undefined);
     await this.journal.flush();
     // Releasing the root may fail (a read-only disk); a stale owner lock is taken over by the next owner.
     if (!this.initError) await this.options.stateStore.close().catch(() => undefined);
+    return { unreleased: this.ledger.pendingReleases(), uncertain: this.ledger.uncertainOpenings() };
   }
 
   // Human control

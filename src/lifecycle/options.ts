@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { ValidationError } from "../errors.js";
-import { integerIn } from "../protocol/fields.js";
+import { integerIn, profileId } from "../protocol/fields.js";
 import { limits } from "../protocol/limits.js";
 import { parseWith } from "../protocol/parse.js";
 import { systemClock, type Clock } from "./clock.js";
@@ -27,6 +27,11 @@ export interface SessionManagerOptions {
   recordingStore?: RecordingStore;
   /** Time source and timers (default the system clock). */
   clock?: Clock;
+  /**
+   * Host profile ids this manager may open (more with `grantProfile`). A
+   * profile that is not granted cannot be opened.
+   */
+  profileGrants?: string[];
   /** Lower recording limits (each at most the default), mainly for tests. */
   recordingLimits?: { framesPerRecording?: number; recordingsPerManager?: number; bytesPerManager?: number };
 }
@@ -41,6 +46,7 @@ export interface ResolvedSessionManagerOptions {
   recordingStore: RecordingStore;
   clock: Clock;
   recordingLimits: { framesPerRecording: number; recordingsPerManager: number; bytesPerManager: number };
+  profileGrants: string[];
 }
 
 const ScalarOptionsSchema = v.object({
@@ -48,6 +54,7 @@ const ScalarOptionsSchema = v.object({
   auditLimit: v.optional(integerIn(1, limits.manager.journalEntriesMax)),
   tenantId: v.optional(v.pipe(v.string("expected a string"), v.regex(/^[A-Za-z0-9._:-]{1,128}$/, "expected 1–128 letters, digits, '.', '_', ':' or '-'"))),
   recordingTtlMs: v.optional(integerIn(60_000, 365 * 24 * 60 * 60_000)),
+  profileGrants: v.optional(v.array(profileId, "expected an array of profile ids")),
   recordingLimits: v.optional(
     v.strictObject({
       framesPerRecording: v.optional(integerIn(1, limits.recording.framesPerRecording)),
@@ -83,6 +90,7 @@ export function resolveSessionManagerOptions(options: SessionManagerOptions): Re
     stateStore: options.stateStore ?? createMemoryStateStore(),
     recordingStore: options.recordingStore ?? createMemoryRecordingStore(),
     clock: options.clock ?? systemClock,
+    profileGrants: scalars.profileGrants ?? [],
     recordingLimits: {
       framesPerRecording: scalars.recordingLimits?.framesPerRecording ?? limits.recording.framesPerRecording,
       recordingsPerManager: scalars.recordingLimits?.recordingsPerManager ?? limits.recording.recordingsPerManager,

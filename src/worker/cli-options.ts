@@ -18,6 +18,8 @@ export interface WorkerCommandLine {
   tenants: Record<string, string>;
   /** The tenant the execution token acts as on the tenant route. */
   tenantId?: string;
+  /** Profile ids that may be opened (`--profiles a,b`). */
+  profileGrants: string[];
 }
 
 export const usage = `Usage: station-browser-use worker [options]
@@ -32,6 +34,7 @@ Options:
   --state-root DIR       durable journal and checkpoints
   --recording-root DIR   recording frames on disk
   --profile-root DIR     persistent browser profiles (one directory each)
+  --profiles ID,ID       profile ids that may be opened (only granted ids open)
   --grace-ms MS          on SIGINT/SIGTERM, time given to requests in flight (default 10000)
   --tenant-id ID         serve one tenant: the execution token acts as this tenant on the tenant route
   -h, --help             show this help
@@ -48,7 +51,7 @@ export class UsageError extends Error {
   }
 }
 
-const flags = ["host", "port", "station-id", "max-sessions", "state-root", "recording-root", "profile-root", "grace-ms", "tenant-id"] as const;
+const flags = ["host", "port", "station-id", "max-sessions", "state-root", "recording-root", "profile-root", "grace-ms", "tenant-id", "profiles"] as const;
 type Flag = (typeof flags)[number];
 const secretLike = /token|key|secret|password|credential/i;
 
@@ -111,6 +114,7 @@ export function parseWorkerCommandLine(argv: readonly string[], environment: Rec
     ...(values.has("recording-root") ? { recordingRoot: values.get("recording-root")! } : {}),
     ...(values.has("profile-root") ? { profileRoot: values.get("profile-root")! } : {}),
     ...(values.has("tenant-id") ? { tenantId: values.get("tenant-id")! } : {}),
+    profileGrants: (values.get("profiles") ?? "").split(",").map((id) => id.trim()).filter((id) => id.length > 0),
     token,
     tenants,
   };

@@ -32,6 +32,7 @@ async function run(commandLine: WorkerCommandLine): Promise<void> {
   const provider = createLocalProvider(commandLine.profileRoot === undefined ? {} : { profileRootDir: commandLine.profileRoot });
   const adapter = new PlaywrightBrowserAdapter({ provider });
   const manager = new BrowserSessionManager(adapter, commandLine.maxSessions, {
+    profileGrants: commandLine.profileGrants,
     ...(commandLine.stateRoot === undefined ? {} : { stateRootDir: commandLine.stateRoot }),
     ...(commandLine.recordingRoot === undefined ? {} : { recordingRootDir: commandLine.recordingRoot }),
   });

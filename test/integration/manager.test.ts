@@ -165,8 +165,11 @@ describe("BrowserSessionManager (real Chromium)", () => {
   it("opens a profile at most once per manager, and again once it is closed", async () => {
     const profileRootDir = await mkdtemp(join(tmpdir(), "station-manager-profiles-"));
     const profiled = new PlaywrightBrowserAdapter({ provider: createLocalProvider({ profileRootDir }) });
-    const manager = new BrowserSessionManager(profiled, 3);
+    const manager = new BrowserSessionManager(profiled, 3, { profileGrants: ["alice"] });
     try {
+      // Only granted profiles open; the refusal names the field and nothing is created.
+      await expect(manager.open({ profileId: "mallory" })).rejects.toThrow(/^options\.profileId: profile mallory is not granted/);
+      expect(manager.list()).toHaveLength(0);
       const first = await manager.open({ profileId: "alice" });
       expect(first.profileId).toBe("alice");
       const error = await manager.open({ profileId: "alice" }).catch((caught: unknown) => caught);
@@ -176,7 +179,7 @@ describe("BrowserSessionManager (real Chromium)", () => {
       const again = await manager.open({ profileId: "alice" });
       expect(again.profileId).toBe("alice");
       // A failed open does not leave the profile marked as open.
-      const noRoot = new BrowserSessionManager(adapter, 1);
+      const noRoot = new BrowserSessionManager(adapter, 1, { profileGrants: ["bob"] });
       await expect(noRoot.open({ profileId: "bob" })).rejects.toBeInstanceOf(ValidationError);
       await expect(noRoot.open({ profileId: "bob" })).rejects.toThrow(/no profileRootDir/);
       await noRoot.close();

@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workerRoute } from "../../src/protocol/wire.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
@@ -98,8 +100,12 @@ async function waitForListening(run: Run): Promise<string> {
   }
 }
 
-async function post(origin: string, body: unknown): Promise<{ status: number; json: { data?: { id?: string; url?: string } } }> {
-  const response = await fetch(origin + workerRoute("cli", "operator"), {
+async function post(
+  origin: string,
+  body: unknown,
+  route: "operator" | "tenant" = "operator",
+): Promise<{ status: number; json: { data?: { id?: string; url?: string } } }> {
+  const response = await fetch(origin + workerRoute("cli", route), {
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify(body),
@@ -109,10 +115,20 @@ async function post(origin: string, body: unknown): Promise<{ status: number; js
 
 describe("station-browser-use worker (CLI)", () => {
   it("listens on the port it prints, serves a session, and on SIGTERM exits 0 leaving no Chromium", async () => {
-    const run = start(["worker", "--port", "0", "--station-id", "cli", "--max-sessions", "2"], { STATION_EXECUTION_TOKEN: token });
+    const profileRoot = mkdtempSync(join(tmpdir(), "station-cli-profiles-"));
+    const run = start(
+      ["worker", "--port", "0", "--station-id", "cli", "--max-sessions", "2", "--profile-root", profileRoot, "--profiles", "work", "--tenant-id", "acme"],
+      { STATION_EXECUTION_TOKEN: token },
+    );
     try {
       const origin = await waitForListening(run);
       expect(origin).not.toMatch(/:0$/);
+      // --profiles grants "work" only; --tenant-id lets the token act as tenant acme on the tenant route.
+      const ungranted = await post(origin, { method: "open", options: { profileId: "other" } });
+      expect(ungranted.status).toBe(400);
+      const profiled = await post(origin, { method: "open", options: { profileId: "work" } }, "tenant");
+      expect(profiled.status).toBe(200);
+      expect((await post(origin, { method: "close", id: profiled.json.data!.id }, "tenant")).status).toBe(200);
       const opened = await post(origin, { method: "open" });
       expect(opened.status).toBe(200);
       const navigated = await post(origin, { method: "execute", id: opened.json.data!.id, command: { op: "navigate", url: fixtures.url("/index.html") } });
@@ -132,6 +148,7 @@ describe("station-browser-use worker (CLI)", () => {
       expect(run.stdout() + run.stderr()).not.toContain(token);
     } finally {
       run.child.kill("SIGKILL");
+      rmSync(profileRoot, { recursive: true, force: true });
     }
   });
 

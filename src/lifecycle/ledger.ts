@@ -1,0 +1,192 @@
+/**
+ * What the manager owes the provider: opens whose outcome is unknown (the
+ * provider may have created a session nobody holds) and releases that were
+ * not confirmed. Both hold a slot of `maxSessions` until `reconcile()`
+ * settles them, so a session can neither leak nor be created twice.
+ * Neutral code.
+ */
+import { isNotFoundError } from "../errors.js";
+import type { BrowserAdapter, BrowserHandle, FoundSession } from "../protocol/adapter.js";
+import type { ResolvedOpenOptions } from "../protocol/open-options.js";
+
+/** An open whose outcome is unknown: the provider may run a session with this tag. */
+export interface UncertainOpening {
+  openTag: string;
+  profileId?: string;
+  /** When the open failed (ISO 8601). */
+  since: string;
+  /** Why its outcome is unknown. */
+  reason: string;
+}
+
+/** A provider session this manager closed but whose release the provider did not confirm. */
+export interface PendingRelease {
+  /** The provider's session id. */
+  providerSessionId: string;
+  provider: string;
+  openTag: string;
+  profileId?: string;
+  /** The manager's session id it had, if it was ever handed out. */
+  sessionId?: string;
+  since: string;
+  reason: string;
+}
+
+/** What one reconcile pass did. */
+export interface ReconcileReport {
+  /** Uncertain opens found running and handed back as sessions (with `adopt`). */
+  adopted: { openTag: string; sessionId: string }[];
+  /** Provider sessions found (or pending) and released now. */
+  released: { openTag: string; providerSessionId: string }[];
+  /** Uncertain opens proven absent (nothing runs under their tag). */
+  absent: string[];
+  /** Still unsettled: the provider could not be asked, or a release failed again. */
+  unresolved: { openTag: string; providerSessionId?: string; reason: string }[];
+}
+
+interface UncertainEntry {
+  info: UncertainOpening;
+  options: ResolvedOpenOptions;
+}
+
+const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** The bookkeeping; the manager decides when to record and when to settle. */
+export class OpenLedger {
+  private readonly uncertain = new Map<string, UncertainEntry>();
+  private readonly pending = new Map<string, PendingRelease>();
+
+  constructor(private readonly now: () => number) {}
+
+  /** Slots held by unsettled opens and releases. */
+  get size(): number {
+    return this.uncertain.size + this.pending.size;
+  }
+
+  uncertainOpenings(): UncertainOpening[] {
+    return [...this.uncertain.values()].map((entry) => ({ ...entry.info }));
+  }
+
+  pendingReleases(): PendingRelease[] {
+    return [...this.pending.values()].map((entry) => ({ ...entry }));
+  }
+
+  isUncertain(openTag: string): boolean {
+    return this.uncertain.has(openTag);
+  }
+
+  /** Profiles that an unsettled open or release may still hold. */
+  heldProfiles(): string[] {
+    const held = [...this.uncertain.values()].map((entry) => entry.info.profileId);
+    for (const release of this.pending.values()) held.push(release.profileId);
+    return held.filter((id): id is string => id !== undefined);
+  }
+
+  recordUncertain(options: ResolvedOpenOptions & { openTag: string }, error: unknown): void {
+    this.uncertain.set(options.openTag, {
+      options,
+      info: {
+        openTag: options.openTag,
+        ...(options.profileId === undefined ? {} : { profileId: options.profileId }),
+        since: new Date(this.now()).toISOString(),
+        reason: messageOf(error),
+      },
+    });
+  }
+
+  recordPending(handle: BrowserHandle, sessionId: string | undefined, error: unknown): void {
+    this.pending.set(handle.id, {
+      providerSessionId: handle.id,
+      provider: handle.provider,
+      openTag: handle.openTag,
+      ...(handle.profileId === undefined ? {} : { profileId: handle.profileId }),
+      ...(sessionId === undefined ? {} : { sessionId }),
+      since: new Date(this.now()).toISOString(),
+      reason: messageOf(error),
+    });
+  }
+
+  /**
+   * Settles one uncertain open: asks the provider for sessions under its tag;
+   * the first running one is adopted (when `adopt` is given) or released,
+   * any others are released. With nothing running, the tag is proven absent.
+   */
+  async settleUncertain(
+    adapter: BrowserAdapter,
+    openTag: string,
+    report: ReconcileReport,
+    adopt?: (handle: BrowserHandle, options: ResolvedOpenOptions) => string,
+  ): Promise<void> {
+    const entry = this.uncertain.get(openTag);
+    if (!entry) return;
+    if (!adapter.find) {
+      report.unresolved.push({ openTag, reason: "this adapter cannot search its provider by open tag" });
+      return;
+    }
+    let found: FoundSession[];
+    try {
+      found = (await adapter.find(openTag)).filter((session) => session.running);
+    } catch (error) {
+      report.unresolved.push({ openTag, reason: `searching the provider failed: ${messageOf(error)}` });
+      return;
+    }
+    let keep = adopt && adapter.adopt ? found[0] : undefined;
+    if (keep) {
+      try {
+        const handle = await adapter.adopt!(keep, entry.options);
+        report.adopted.push({ openTag, sessionId: adopt!(handle, entry.options) });
+      } catch (error) {
+        if (!isNotFoundError(error)) {
+          report.unresolved.push({ openTag, providerSessionId: keep.id, reason: `taking the session over failed: ${messageOf(error)}` });
+          return;
+        }
+        keep = undefined;
+      }
+    }
+    for (const session of found) {
+      if (session === keep) continue;
+      const handle: BrowserHandle = { id: session.id, provider: session.provider, openTag, ...(session.profileId ? { profileId: session.profileId } : {}) };
+      try {
+        await adapter.close(handle);
+        report.released.push({ openTag, providerSessionId: session.id });
+      } catch (error) {
+        if (isNotFoundError(error)) continue;
+        this.recordPending(handle, undefined, error);
+        report.unresolved.push({ openTag, providerSessionId: session.id, reason: `release failed: ${messageOf(error)}` });
+      }
+    }
+    this.uncertain.delete(openTag);
+    if (found.length === 0) report.absent.push(openTag);
+  }
+
+  /** Retries every unconfirmed release once. A definite not-found counts as released. */
+  async retryReleases(adapter: BrowserAdapter, report: ReconcileReport): Promise<void> {
+    for (const [id, release] of [...this.pending]) {
+      const handle: BrowserHandle = {
+        id,
+        provider: release.provider,
+        openTag: release.openTag,
+        ...(release.profileId === undefined ? {} : { profileId: release.profileId }),
+      };
+      try {
+        await adapter.close(handle);
+        this.pending.delete(id);
+        report.released.push({ openTag: release.openTag, providerSessionId: id });
+      } catch (error) {
+        if (isNotFoundError(error)) {
+          this.pending.delete(id);
+          report.released.push({ openTag: release.openTag, providerSessionId: id });
+          continue;
+        }
+        release.reason = messageOf(error);
+        report.unresolved.push({ openTag: release.openTag, providerSessionId: id, reason: `release failed again: ${release.reason}` });
+      }
+    }
+  }
+}
+
+/** An empty report. */
+export function emptyReport(): ReconcileReport {
+  return { adopted: [], released: [], absent: [], unresolved: [] };
+}
+

@@ -1,0 +1,185 @@
+/**
+ * Uncertain opens and unconfirmed releases (issue 5, manager side), on real
+ * Chromium: a local provider whose answers are lost or refused on cue, so
+ * the provider really holds the sessions the manager must find again.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
+import {
+  CapacityError,
+  NotFoundError,
+  OutcomeUnknownError,
+  ProviderError,
+  ReconcileRequiredError,
+  isOutcomeUnknownError,
+} from "../../src/errors.js";
+import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
+import { createLocalProvider, type PlaywrightProvider } from "../../src/providers/local/index.js";
+import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
+
+/** Faults to inject on the next calls. */
+interface Faults {
+  /** Create for real, then lose the answer. */
+  loseCreateAnswer: number;
+  /** Fail before anything is created, with an unknown outcome. */
+  failCreateUnknown: number;
+  /** Refuse a release (the session keeps running). */
+  refuseRelease: number;
+  /** Answer a release with not-found (after really releasing). */
+  releaseNotFound: number;
+}
+
+function faulty(inner: PlaywrightProvider, faults: Faults): PlaywrightProvider {
+  return {
+    ...inner,
+    name: inner.name,
+    async create(request) {
+      if (faults.failCreateUnknown > 0) {
+        faults.failCreateUnknown--;
+        throw new OutcomeUnknownError("local: create session got no answer (injected before creating)");
+      }
+      const session = await inner.create(request);
+      if (faults.loseCreateAnswer > 0) {
+        faults.loseCreateAnswer--;
+        throw new OutcomeUnknownError("local: create session got no answer after the request was sent (injected)");
+      }
+      return session;
+    },
+    async release(id) {
+      if (faults.refuseRelease > 0) {
+        faults.refuseRelease--;
+        throw new ProviderError("local: release session failed (503, injected)", { status: 503 });
+      }
+      await inner.release(id);
+      if (faults.releaseNotFound > 0) {
+        faults.releaseNotFound--;
+        throw new NotFoundError("local: release session: not found (404, injected)");
+      }
+    },
+  };
+}
+
+let fixtures: FixtureServer;
+let inner: PlaywrightProvider;
+let adapter: PlaywrightBrowserAdapter;
+const faults: Faults = { loseCreateAnswer: 0, failCreateUnknown: 0, refuseRelease: 0, releaseNotFound: 0 };
+const managers: BrowserSessionManager[] = [];
+
+beforeAll(async () => {
+  fixtures = await startFixtureServer();
+  inner = createLocalProvider();
+  adapter = new PlaywrightBrowserAdapter({ provider: faulty(inner, faults) });
+});
+afterEach(async () => {
+  Object.assign(faults, { loseCreateAnswer: 0, failCreateUnknown: 0, refuseRelease: 0, releaseNotFound: 0 });
+  for (const manager of managers.splice(0)) await manager.close();
+});
+afterAll(async () => {
+  await adapter?.shutdown();
+  await fixtures?.close();
+});
+
+function manager(maxSessions = 2): BrowserSessionManager {
+  const created = new BrowserSessionManager(adapter, maxSessions);
+  managers.push(created);
+  return created;
+}
+
+/** Sessions the provider really runs with this tag. */
+const running = async (openTag: string) => (await inner.find(openTag)).length;
+
+describe("uncertain opens (real Chromium)", () => {
+  it("records a lost create, refuses new opens, and reconcile() releases the session the provider made", async () => {
+    const browsers = manager();
+    faults.loseCreateAnswer = 1;
+    const error = await browsers.open({ openTag: "lost-1" }).then(() => undefined, (caught: unknown) => caught);
+    expect(isOutcomeUnknownError(error)).toBe(true);
+    expect(browsers.uncertainOpenings()).toMatchObject([{ openTag: "lost-1", reason: expect.stringMatching(/no answer/) }]);
+    expect(browsers.list()).toEqual([]);
+    expect(await running("lost-1")).toBe(1);
+
+    await expect(browsers.open()).rejects.toBeInstanceOf(ReconcileRequiredError);
+    await expect(browsers.open({ openTag: "other" })).rejects.toThrow(/open tag lost-1.*run reconcile\(\)/);
+    expect(await running("other")).toBe(0);
+
+    const report = await browsers.reconcile();
+    expect(report).toMatchObject({ adopted: [], absent: [], unresolved: [], released: [{ openTag: "lost-1" }] });
+    expect(await running("lost-1")).toBe(0);
+    expect(browsers.uncertainOpenings()).toEqual([]);
+    const opened = await browsers.open();
+    expect(browsers.list().map((each) => each.id)).toEqual([opened.id]);
+  });
+
+  it("repeating the open with the same tag takes the provider's session over: exactly one exists", async () => {
+    const browsers = manager();
+    faults.loseCreateAnswer = 1;
+    await expect(browsers.open({ openTag: "again-1" })).rejects.toBeInstanceOf(OutcomeUnknownError);
+    const adopted = await browsers.open({ openTag: "again-1" });
+    expect(adopted.openTag).toBe("again-1");
+    expect(await running("again-1")).toBe(1);
+    expect(browsers.uncertainOpenings()).toEqual([]);
+    const home = fixtures.url("/index.html");
+    await expect(browsers.execute(adopted.id, { op: "navigate", url: home })).resolves.toMatchObject({ ok: true, url: home });
+    // reconcile(openTag), the worker's form, returns the same single session.
+    expect((await browsers.reconcile("again-1")).map((each) => each.id)).toEqual([adopted.id]);
+  });
+
+  it("reconcile({ adopt: true }) hands the found session back instead of releasing it", async () => {
+    const browsers = manager();
+    faults.loseCreateAnswer = 1;
+    await expect(browsers.open({ openTag: "adopt-1" })).rejects.toBeInstanceOf(OutcomeUnknownError);
+    const report = await browsers.reconcile({ adopt: true });
+    expect(report.adopted).toHaveLength(1);
+    expect(report.released).toEqual([]);
+    expect(browsers.list().map((each) => each.id)).toEqual([report.adopted[0]!.sessionId]);
+    expect(await running("adopt-1")).toBe(1);
+  });
+
+  it("proves absence when the provider made nothing, then admits opens again", async () => {
+    const browsers = manager();
+    faults.failCreateUnknown = 1;
+    await expect(browsers.open({ openTag: "never-1" })).rejects.toBeInstanceOf(OutcomeUnknownError);
+    expect(await browsers.reconcile()).toEqual({ adopted: [], released: [], absent: ["never-1"], unresolved: [] });
+    await expect(browsers.open()).resolves.toMatchObject({ provider: "local" });
+  });
+});
+
+describe("unconfirmed releases (real Chromium)", () => {
+  it("a refused release is reported, keeps its slot, and is released by reconcile()", async () => {
+    const browsers = manager(1);
+    const opened = await browsers.open({ openTag: "rel-1" });
+    faults.refuseRelease = 1;
+    await expect(browsers.closeSession(opened.id)).rejects.toBeInstanceOf(ProviderError);
+    expect(browsers.list()).toEqual([]);
+    expect(browsers.pendingReleases()).toMatchObject([{ openTag: "rel-1", sessionId: opened.id, reason: expect.stringMatching(/503/) }]);
+    expect(await running("rel-1")).toBe(1);
+    await expect(browsers.open()).rejects.toBeInstanceOf(CapacityError);
+    await expect(browsers.open()).rejects.toThrow(/1 held by unconfirmed releases/);
+
+    const report = await browsers.reconcile();
+    expect(report.released).toMatchObject([{ openTag: "rel-1" }]);
+    expect(browsers.pendingReleases()).toEqual([]);
+    expect(await running("rel-1")).toBe(0);
+    await expect(browsers.open()).resolves.toMatchObject({ provider: "local" });
+  });
+
+  it("a definite not-found on release counts as released and frees the slot", async () => {
+    const browsers = manager(1);
+    const opened = await browsers.open();
+    faults.releaseNotFound = 1;
+    await expect(browsers.closeSession(opened.id)).resolves.toBeUndefined();
+    expect(browsers.pendingReleases()).toEqual([]);
+    await expect(browsers.open()).resolves.toMatchObject({ provider: "local" });
+  });
+
+  it("close() retries once and returns what it still could not release", async () => {
+    const browsers = new BrowserSessionManager(adapter, 2);
+    const opened = await browsers.open({ openTag: "stuck-1" });
+    faults.refuseRelease = 2;
+    const report = await browsers.close();
+    expect(report.unreleased).toMatchObject([{ openTag: "stuck-1", sessionId: opened.id }]);
+    expect(report.uncertain).toEqual([]);
+    expect(await running("stuck-1")).toBe(1);
+    await inner.release((await inner.find("stuck-1"))[0]!.id);
+  });
+});

@@ -8,7 +8,14 @@ import { describe, expect, it } from "vitest";
  * Each is bundled for a neutral platform; any Node builtin, playwright-core,
  * or a free `Buffer` / `process` reference fails the test.
  */
-const neutralEntries = ["src/index.ts", "src/protocol/index.ts", "src/lifecycle/index.ts", "src/agent.ts", "src/client/index.ts"];
+const neutralEntries = [
+  "src/index.ts",
+  "src/protocol/index.ts",
+  "src/lifecycle/index.ts",
+  "src/agent.ts",
+  "src/client/index.ts",
+  "src/providers/hosted/index.ts",
+];
 
 const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
 

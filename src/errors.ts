@@ -109,10 +109,30 @@ export class ControlLeaseError extends StationBrowserError {
  * be confirmed. It is never retried automatically.
  */
 export class OutcomeUnknownError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
+  /** What to check: the method that may have run and the ids it concerned, when known. */
+  readonly method: string | undefined;
+  readonly sessionId: string | undefined;
+  readonly openTag: string | undefined;
+  readonly checkpointId: string | undefined;
+  readonly recordingId: string | undefined;
+  constructor(message: string, options?: StationBrowserErrorOptions & OutcomeUnknownDetails) {
     super("outcome_unknown", message, options);
     this.name = "OutcomeUnknownError";
+    this.method = options?.method;
+    this.sessionId = options?.sessionId;
+    this.openTag = options?.openTag;
+    this.checkpointId = options?.checkpointId;
+    this.recordingId = options?.recordingId;
   }
+}
+
+/** The structured part of an {@link OutcomeUnknownError}. */
+export interface OutcomeUnknownDetails {
+  method?: string;
+  sessionId?: string;
+  openTag?: string;
+  checkpointId?: string;
+  recordingId?: string;
 }
 
 /** Thrown when a hosted provider's API answers with an error. */

@@ -1,3 +1,4 @@
+import type { OutcomeUnknownDetails } from "../errors.js";
 import type { WorkerMethod } from "../protocol/wire.js";
 
 /** What a call was about; every error of the client names it. */
@@ -32,13 +33,14 @@ const outcomeHints: Partial<Record<WorkerMethod, (context: CallContext) => strin
     `opening again with the same openTag returns that session instead of a second one`,
   execute: observeSession,
   action: observeSession,
-  close: (context) => `list() shows whether session ${context.sessionId} is still open; closing it again is safe`,
+  close: (context) => `list() shows whether session ${context.sessionId} is still open (closing it again answers not_found once it is closed)`,
   controlAcquire: (context) =>
     `control("${context.sessionId}") shows whether a lease is held; if one is, its token is lost and it expires on its own`,
   controlRenew: leaseState,
   controlRelease: leaseState,
   checkpoint: (context) => `checkpoints() shows whether a checkpoint of session ${context.sessionId} was saved`,
-  resume: (context) => `list() shows whether a session was opened from checkpoint ${context.checkpointId}; close any you do not want`,
+  resume: (context) =>
+    `list() shows the sessions now open: one you did not have before may come from checkpoint ${context.checkpointId}; close any you do not want`,
   deleteCheckpoint: (context) => `checkpoints() shows whether checkpoint ${context.checkpointId} is gone`,
   recordingStart: (context) => `recordings() shows whether a recording of session ${context.sessionId} started`,
   recordingStop: recordingState,
@@ -48,4 +50,16 @@ const outcomeHints: Partial<Record<WorkerMethod, (context: CallContext) => strin
 /** What the caller should check before doing anything else after an unknown outcome. */
 export function outcomeHint(context: CallContext): string {
   return outcomeHints[context.method]?.(context) ?? "check the worker's state before retrying";
+}
+
+/** The ids of a call, for {@link OutcomeUnknownError}'s fields. */
+export function outcomeDetails(context: CallContext): OutcomeUnknownDetails {
+  const { method, sessionId, openTag, checkpointId, recordingId } = context;
+  return {
+    method,
+    ...(sessionId === undefined ? {} : { sessionId }),
+    ...(openTag === undefined ? {} : { openTag }),
+    ...(checkpointId === undefined ? {} : { checkpointId }),
+    ...(recordingId === undefined ? {} : { recordingId }),
+  };
 }

@@ -10,14 +10,18 @@ import {
   isStationBrowserError,
   type StationBrowserError,
 } from "../errors.js";
+import { commandBudgetMs } from "../protocol/budget.js";
+import type { BrowserCommand } from "../protocol/commands.js";
 import { formatIssuePath, parseWith } from "../protocol/parse.js";
 import { WorkerDataBodySchema, WorkerErrorBodySchema, readMethods, wireLimits, workerRequestSchemas, workerRoute } from "../protocol/wire.js";
-import { describeCall, outcomeHint, type CallContext } from "./call-context.js";
+import { describeCall, outcomeDetails, outcomeHint, type CallContext } from "./call-context.js";
 import type { ResolvedBrowserUseClientOptions } from "./options.js";
 import { BodyTooLarge, readBoundedText } from "./read-body.js";
 import { workerError } from "./worker-errors.js";
 
 const retryStatuses = [502, 503, 504];
+/** Added to a command's own time budget for the worker's watchdog and the trip there and back. */
+const commandMarginMs = 15_000;
 /** Longest piece of server-provided text quoted in an error message. */
 const quoteLimit = 2000;
 
@@ -51,6 +55,8 @@ interface Attempt {
   signal: AbortSignal;
   /** True once a request may have left this process. */
   sent: boolean;
+  /** This call's deadline (ms). */
+  timeoutMs: number;
   answer?: Answer;
 }
 
@@ -106,10 +112,11 @@ export class WorkerTransport {
     const json = this.encode(context, body);
     if (callerSignal?.aborted) throw new ActionFailedError(`${context.method}: cancelled before it was sent (${describeCall(context)})`);
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(), this.#options.timeoutMs);
+    const timeoutMs = this.deadlineMs(body);
+    const timer = setTimeout(() => deadline.abort(), timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, deadline.signal]) : deadline.signal;
     const read = readMethods.has(context.method);
-    const attempt: Attempt = { context, read, signal, sent: false };
+    const attempt: Attempt = { context, read, signal, sent: false, timeoutMs };
     try {
       await this.http.post(this.url, {
         body: json,
@@ -129,6 +136,17 @@ export class WorkerTransport {
     }
     if (attempt.answer === undefined) throw this.unreadable(context, 0, "no answer was recorded");
     return this.interpret(context, attempt.answer);
+  }
+
+  /**
+   * The call's deadline: the client's `timeoutMs`, stretched for a command
+   * given a longer `timeoutMs` of its own (its time budget plus a margin for
+   * the worker's watchdog), so a slow but legal command is not cut off.
+   */
+  private deadlineMs(body: Record<string, unknown>): number {
+    const command = body.command as BrowserCommand | undefined;
+    if (body.method !== "execute" || typeof command !== "object" || command === null || !("timeoutMs" in command)) return this.#options.timeoutMs;
+    return Math.max(this.#options.timeoutMs, commandBudgetMs(command) + commandMarginMs);
   }
 
   /** Validates the request against the wire schema and its size limit: nothing is sent when either fails. */
@@ -222,17 +240,20 @@ export class WorkerTransport {
     const { context } = attempt;
     const where = describeCall(context);
     const cancelled = attempt.signal.aborted && !timedOut;
-    const refused = !timedOut && !cancelled && connectionRefused(error);
+    const refused = !timedOut && !cancelled && neverSent(error);
     const cause = cancelled || timedOut ? undefined : error;
     if (!attempt.read && attempt.sent && !refused) {
       const what = timedOut
-        ? `no answer within ${this.#options.timeoutMs} ms`
+        ? `no answer within ${attempt.timeoutMs} ms`
         : cancelled
           ? "cancelled after the request was sent"
           : `the connection failed after the request was sent (${this.errorText(error)})`;
-      return new OutcomeUnknownError(`${context.method}: ${what}; the worker may have run it (${where}). To find out: ${outcomeHint(context)}`, { cause });
+      return new OutcomeUnknownError(`${context.method}: ${what}; the worker may have run it (${where}). To find out: ${outcomeHint(context)}`, {
+        cause,
+        ...outcomeDetails(context),
+      });
     }
-    if (timedOut) return new TimeoutError(`${context.method}: no answer within ${this.#options.timeoutMs} ms (${where})`);
+    if (timedOut) return new TimeoutError(`${context.method}: no answer within ${attempt.timeoutMs} ms (${where})`);
     if (cancelled) return new ActionFailedError(`${context.method}: cancelled (${where})`);
     const safe = refused && !attempt.read ? "; nothing was sent, so it is safe to retry" : "";
     return new ProviderError(`${context.method}: could not reach the worker at ${new URL(this.url).origin} (${this.errorText(error)})${safe} (${where})`, {
@@ -254,11 +275,22 @@ export class WorkerTransport {
   }
 }
 
-/** True when the connection was refused: the request surely never left (Node's `cause.code`). */
-function connectionRefused(error: unknown): boolean {
-  const codeOf = (value: unknown) => (typeof value === "object" && value !== null ? (value as { code?: unknown }).code : undefined);
-  const cause = typeof error === "object" && error !== null ? (error as { cause?: unknown }).cause : undefined;
-  if (codeOf(cause) === "ECONNREFUSED") return true;
-  const errors = typeof cause === "object" && cause !== null ? (cause as { errors?: unknown }).errors : undefined;
-  return Array.isArray(errors) && errors.length > 0 && errors.every((item) => codeOf(item) === "ECONNREFUSED");
+/**
+ * Failures before any byte of the request can have left: the connection was
+ * refused, the name did not resolve, the TLS handshake failed, the connect
+ * timed out, or fetch refused the port (Node's `cause.code` / message).
+ */
+const connectPhaseCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EAI_FAIL", "UND_ERR_CONNECT_TIMEOUT", "ENETUNREACH", "EHOSTUNREACH"]);
+
+function neverSent(error: unknown): boolean {
+  const field = (value: unknown, name: string) => (typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined);
+  const connectPhase = (value: unknown): boolean => {
+    const code = field(value, "code");
+    if (typeof code === "string" && (connectPhaseCodes.has(code) || /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code))) return true;
+    return field(value, "message") === "bad port";
+  };
+  const cause = field(error, "cause");
+  if (connectPhase(cause)) return true;
+  const errors = field(cause, "errors");
+  return Array.isArray(errors) && errors.length > 0 && errors.every(connectPhase);
 }

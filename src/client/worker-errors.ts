@@ -24,12 +24,13 @@ import {
   ValidationError,
   type StationBrowserError,
 } from "../errors.js";
-import { describeCall, outcomeHint, type CallContext } from "./call-context.js";
+import type { WorkerErrorCode } from "../protocol/wire.js";
+import { describeCall, outcomeDetails, outcomeHint, type CallContext } from "./call-context.js";
 
 type Build = (message: string, status: number) => StationBrowserError;
 
 /** One constructor per worker error code; the worker's message is kept. */
-const builders: Record<string, Build> = {
+const builders: Record<Exclude<WorkerErrorCode, "validation" | "bad_request" | "outcome_unknown">, Build> = {
   busy: (message) => new BusyError(message),
   capacity: (message) => new CapacityError(message),
   not_found: (message) => new NotFoundError(message),
@@ -68,8 +69,10 @@ function validationError(message: string, where: string): ValidationError {
 export function workerError(code: string, message: string, status: number, context: CallContext): StationBrowserError {
   const where = `(${describeCall(context)})`;
   if (code === "validation" || code === "bad_request") return validationError(message, where);
-  if (code === "outcome_unknown") return new OutcomeUnknownError(`${message} ${where}; to find out: ${outcomeHint(context)}`);
-  const build = Object.hasOwn(builders, code) ? builders[code] : undefined;
+  if (code === "outcome_unknown") {
+    return new OutcomeUnknownError(`${message} ${where}; to find out: ${outcomeHint(context)}`, outcomeDetails(context));
+  }
+  const build = Object.hasOwn(builders, code) ? builders[code as keyof typeof builders] : undefined;
   if (build) return build(`${message} ${where}`, status);
   return new ProviderError(`the worker answered with an unknown error code "${code}" (HTTP ${status}): ${message} ${where}`, { status });
 }

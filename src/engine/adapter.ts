@@ -1,6 +1,7 @@
 import { ActionFailedError, NotFoundError, OutcomeUnknownError } from "../errors.js";
 import type { AdapterCapabilities, BrowserAdapter, BrowserHandle, FoundSession } from "../protocol/adapter.js";
 import { commandOps, isObservationCommand, type BrowserCommand, type BrowserCommandInput, type CommandOp } from "../protocol/commands.js";
+import { commandBudgetMs } from "../protocol/budget.js";
 import { limits } from "../protocol/limits.js";
 import { OpenOptionsSchema, type OpenOptions } from "../protocol/open-options.js";
 import { parseCommand, parseWith } from "../protocol/parse.js";
@@ -29,28 +30,6 @@ export interface PlaywrightBrowserAdapterOptions {
    * (ms, default 5000). A mutating command cut off is reported as outcome unknown.
    */
   watchdogGraceMs?: number;
-}
-
-/** The time a command may take by its own timeouts. */
-function commandBudgetMs(command: BrowserCommand): number {
-  const own = "timeoutMs" in command ? command.timeoutMs : undefined;
-  switch (command.op) {
-    case "navigate":
-    case "back":
-    case "forward":
-    case "reload":
-    case "newPage":
-      return own ?? limits.navigationTimeoutDefaultMs;
-    case "waitFor":
-      return own ?? limits.waitFor.timeoutDefaultMs;
-    case "dialog":
-      return limits.actionTimeoutDefaultMs;
-    case "drag":
-      // Two targets are resolved, each within the timeout, then the drag itself.
-      return 3 * (own ?? limits.actionTimeoutDefaultMs);
-    default:
-      return own ?? limits.actionTimeoutDefaultMs;
-  }
 }
 
 const handlers: { [Op in CommandOp]: CommandHandler<Op> } = {

@@ -8,13 +8,11 @@ describe("watchdog and cancellation (real Chromium)", () => {
   it("reports a mutating command stuck in the page as outcome unknown, and the session still closes", async () => {
     const handle = await browser.open();
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
-    const started = Date.now();
     const error = await browser.adapter
       .execute(handle, { op: "evaluate", expression: "(() => { while (true) {} })()", timeoutMs: 300 })
       .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as Error).message).toMatch(/evaluate did not finish within \d+ ms; it may have taken effect/);
-    expect(Date.now() - started).toBeLessThan(20_000);
     await browser.adapter.close(handle);
     await expect(browser.adapter.execute(handle, { op: "pages" })).rejects.toThrow(/not open/);
   });

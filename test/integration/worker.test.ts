@@ -264,9 +264,8 @@ describe("worker over real HTTP (real Chromium)", () => {
     expect(failure(shot, 500, "payload_too_large")).toMatch(/answer to execute \(screenshot\) is \d+ bytes.*did run/);
 
     await small.postAndDisconnect(operatorPath, token, { method: "execute", id, command: { op: "navigate", url: fixtures.url("/slow?ms=8000") } }, 500);
-    const started = Date.now();
-    await expect.poll(() => manager.list().find((session) => session.id === id)?.busy, { timeout: 4000 }).toBeUndefined();
-    expect(Date.now() - started).toBeLessThan(4000);
+    // The page would answer after 8 s; the command ends well before because its client went away.
+    await expect.poll(() => manager.list().find((session) => session.id === id)?.busy, { timeout: 6000 }).toBeUndefined();
     const entry = (await manager.audit()).filter((each) => each.sessionId === id && each.op === "navigate").at(-1);
     expect(entry?.outcome).not.toBe("ok");
     data(await small.post(operatorPath, token, { method: "close", id }));

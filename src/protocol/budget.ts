@@ -1,0 +1,24 @@
+import type { BrowserCommand } from "./commands.js";
+import { limits } from "./limits.js";
+
+/** The time a command may take by its own timeouts. */
+export function commandBudgetMs(command: BrowserCommand): number {
+  const own = "timeoutMs" in command ? command.timeoutMs : undefined;
+  switch (command.op) {
+    case "navigate":
+    case "back":
+    case "forward":
+    case "reload":
+    case "newPage":
+      return own ?? limits.navigationTimeoutDefaultMs;
+    case "waitFor":
+      return own ?? limits.waitFor.timeoutDefaultMs;
+    case "dialog":
+      return limits.actionTimeoutDefaultMs;
+    case "drag":
+      // Two targets are resolved, each within the timeout, then the drag itself.
+      return 3 * (own ?? limits.actionTimeoutDefaultMs);
+    default:
+      return own ?? limits.actionTimeoutDefaultMs;
+  }
+}

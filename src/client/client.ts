@@ -1,4 +1,5 @@
 import type { ControlGrant, ControlState } from "../lifecycle/control.js";
+import type { ReconcileReport } from "../lifecycle/ledger.js";
 import type { ManagedSessionInfo } from "../lifecycle/manager.js";
 import type { PerformAction } from "../lifecycle/perform.js";
 import type { RecordingFrame } from "../lifecycle/recordings.js";
@@ -112,6 +113,16 @@ export class BrowserUseClient implements BrowserBackend {
   /** Live sessions opened with `openTag`: how an uncertain open is resolved. */
   async reconcile(openTag: string, call: ClientCallOptions = {}): Promise<ManagedSessionInfo[]> {
     return this.#transport.call(this.context("reconcile", { openTag }), { method: "reconcile", openTag }, responseSchemas.reconcile, call.signal);
+  }
+
+  /**
+   * Operator only (`operator: true`): settles every uncertain open and
+   * unconfirmed release of the worker's manager, and reports what it did.
+   * Found sessions are released, or handed back with `adopt: true`.
+   */
+  async reconcileAll(options: { adopt?: boolean } = {}, call: ClientCallOptions = {}): Promise<ReconcileReport> {
+    const body = { method: "reconcileAll", ...(options.adopt === undefined ? {} : { adopt: options.adopt }) };
+    return this.#transport.call(this.context("reconcileAll", {}), body, responseSchemas.reconcileAll, call.signal);
   }
 
   /** A PNG of the selected page, for a human watching. */

@@ -6,6 +6,7 @@
 import * as v from "valibot";
 import type { ControlGrant, ControlState } from "../lifecycle/control.js";
 import type { ManagedSessionInfo } from "../lifecycle/manager.js";
+import type { ReconcileReport } from "../lifecycle/ledger.js";
 import type { RecordingFrame } from "../lifecycle/recordings.js";
 import type { Checkpoint, RecordingMeta } from "../lifecycle/stores.js";
 import type { WorkerMethod } from "../protocol/wire.js";
@@ -57,6 +58,13 @@ const ControlGrantSchema = v.looseObject({ token: v.pipe(text, v.minLength(1)), 
 const NothingSchema = v.unknown();
 
 /** `data` of each worker method, except `execute`/`action` (see {@link commandResultSchema}). */
+const ReconcileReportSchema = v.object({
+  adopted: v.array(v.object({ openTag: text, sessionId: text })),
+  released: v.array(v.object({ openTag: text, providerSessionId: text })),
+  absent: v.array(text),
+  unresolved: v.array(v.object({ openTag: text, providerSessionId: v.optional(text), reason: text })),
+});
+
 export const responseSchemas = {
   open: SessionInfoSchema,
   close: NothingSchema,
@@ -77,6 +85,7 @@ export const responseSchemas = {
   recordingFrame: PngFrameSchema,
   recordingDelete: NothingSchema,
   reconcile: v.array(SessionInfoSchema),
+  reconcileAll: ReconcileReportSchema,
 } satisfies Record<Exclude<WorkerMethod, "execute" | "action">, v.GenericSchema>;
 
 /** The result the client returns for each method (the manager's own types). */
@@ -100,6 +109,7 @@ export interface ResponseDataMap {
   recordingFrame: RecordingFrame;
   recordingDelete: void;
   reconcile: ManagedSessionInfo[];
+  reconcileAll: ReconcileReport;
 }
 
 // Compile-time check that each schema's output fits the type the client promises.

@@ -166,7 +166,7 @@ export class BrowserSessionManager implements BrowserBackend {
       this.pendingOpens.set(tag, opening);
       return opening;
     }
-    return this.openNew({ ...resolved, openTag: `open_${crypto.randomUUID()}` });
+    return this.openNew({ ...resolved, openTag: crypto.randomUUID() });
   }
 
   private async openTagged(resolved: ResolvedOpenOptions & { openTag: string }): Promise<ManagedSessionInfo> {
@@ -243,7 +243,7 @@ export class BrowserSessionManager implements BrowserBackend {
     const uncertain = this.ledger.uncertainOpenings();
     if (uncertain.length > 0) {
       throw new ReconcileRequiredError(
-        `${uncertain.length} earlier open(s) have an unknown outcome (open tag ${uncertain.map((each) => each.openTag).join(", ")}); run reconcile() before opening more`,
+        `${uncertain.length} earlier open(s) have an unknown outcome; they must be reconciled (reconcile(openTag) by whoever opened them, or reconcile()) before more are opened`,
       );
     }
     const held = this.ledger.size;

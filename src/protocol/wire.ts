@@ -46,6 +46,7 @@ export const workerRequestSchemas = {
   recordingFrame: request("recordingFrame", { recordingId: opaqueId("recording id"), frameId: opaqueId("frame id") }),
   recordingDelete: request("recordingDelete", { recordingId: opaqueId("recording id") }),
   reconcile: request("reconcile", { openTag: opaqueId("open tag") }),
+  reconcileAll: request("reconcileAll", { adopt: v.optional(v.boolean("expected true or false")) }),
 } as const;
 
 /** Every worker method. */
@@ -71,7 +72,21 @@ export const readMethods: ReadonlySet<WorkerMethod> = new Set<WorkerMethod>([
 ]);
 
 /** Methods a draining worker still serves. */
-export const drainingMethods: ReadonlySet<WorkerMethod> = new Set<WorkerMethod>(["list", "close", "control", "reconcile"]);
+export const drainingMethods: ReadonlySet<WorkerMethod> = new Set<WorkerMethod>([
+  "list",
+  "close",
+  "control",
+  "reconcile",
+  "reconcileAll",
+  // Cleanup is not new work: a human can hand control back, recordings can stop, old state can go.
+  "controlRelease",
+  "recordingStop",
+  "deleteCheckpoint",
+  "recordingDelete",
+]);
+
+/** Methods only the operator may call (not a tenant key, nor the token acting as a tenant). */
+export const operatorMethods: ReadonlySet<WorkerMethod> = new Set<WorkerMethod>(["reconcileAll"]);
 
 /** Error codes the worker adds to the package's own. */
 export type WorkerErrorCode = StationBrowserErrorCode | "bad_request";

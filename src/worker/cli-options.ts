@@ -18,8 +18,10 @@ export interface WorkerCommandLine {
   tenants: Record<string, string>;
   /** The tenant the execution token acts as on the tenant route. */
   tenantId?: string;
-  /** Profile ids that may be opened (`--profiles a,b`). */
+  /** Profile ids that may be opened (`--profiles a,acme=b`). */
   profileGrants: string[];
+  /** Which tenant may open each profile (`tenant=id` entries; plain ids go to `--tenant-id` when set). */
+  profileOwners: Record<string, string>;
 }
 
 export const usage = `Usage: station-browser-use worker [options]
@@ -34,7 +36,9 @@ Options:
   --state-root DIR       durable journal and checkpoints
   --recording-root DIR   recording frames on disk
   --profile-root DIR     persistent browser profiles (one directory each)
-  --profiles ID,ID       profile ids that may be opened (only granted ids open)
+  --profiles LIST        profile ids that may be opened (only granted ids open):
+                         [tenant=]id,…  — a tenant opens only ids given to it;
+                         plain ids are the operator's (and --tenant-id's)
   --grace-ms MS          on SIGINT/SIGTERM, time given to requests in flight (default 10000)
   --tenant-id ID         serve one tenant: the execution token acts as this tenant on the tenant route
   -h, --help             show this help
@@ -114,8 +118,21 @@ export function parseWorkerCommandLine(argv: readonly string[], environment: Rec
     ...(values.has("recording-root") ? { recordingRoot: values.get("recording-root")! } : {}),
     ...(values.has("profile-root") ? { profileRoot: values.get("profile-root")! } : {}),
     ...(values.has("tenant-id") ? { tenantId: values.get("tenant-id")! } : {}),
-    profileGrants: (values.get("profiles") ?? "").split(",").map((id) => id.trim()).filter((id) => id.length > 0),
+    ...readProfiles(values.get("profiles") ?? "", values.get("tenant-id")),
     token,
     tenants,
   };
+}
+
+/** `--profiles acme=work,shared` → grants and owners. */
+function readProfiles(list: string, tenantId: string | undefined): { profileGrants: string[]; profileOwners: Record<string, string> } {
+  const profileGrants: string[] = [];
+  const profileOwners: Record<string, string> = {};
+  for (const entry of list.split(",").map((each) => each.trim()).filter((each) => each.length > 0)) {
+    const [owner, id] = entry.includes("=") ? entry.split("=", 2) : [tenantId, entry];
+    if (!id || owner === "") throw new UsageError(`--profiles: ${JSON.stringify(entry.slice(0, 80))} is not [tenant=]profileId`);
+    profileGrants.push(id);
+    if (owner !== undefined) profileOwners[id] = owner;
+  }
+  return { profileGrants, profileOwners };
 }

@@ -41,6 +41,7 @@ async function run(commandLine: WorkerCommandLine): Promise<void> {
     token: commandLine.token,
     tenants: commandLine.tenants,
     ...(commandLine.tenantId === undefined ? {} : { tenantId: commandLine.tenantId }),
+    profileOwners: commandLine.profileOwners,
     stationId: commandLine.stationId,
     closeGraceMs: commandLine.graceMs,
     onError: (error, { method }) => fail(`internal error in ${method ?? "a request"}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),

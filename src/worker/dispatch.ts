@@ -1,4 +1,6 @@
-import { isValidationError } from "../errors.js";
+import { AuthenticationError, PayloadTooLargeError, isOutcomeUnknownError, isValidationError } from "../errors.js";
+import { base64DecodedBytes } from "../protocol/commands.js";
+import { limits } from "../protocol/limits.js";
 import type { BrowserSessionManager } from "../lifecycle/manager.js";
 import { performCommand } from "../lifecycle/perform.js";
 import type { WorkerMethod, WorkerRequest } from "../protocol/wire.js";
@@ -25,15 +27,22 @@ export type Dispatch = (request: WorkerRequest, context: DispatchContext) => Pro
 export function createDispatch(manager: BrowserSessionManager, scope: TenantScope): Dispatch {
   const handlers: { [Method in WorkerMethod]: Handler<Method> } = {
     async open({ options = {} }, { caller }) {
+      if (options.profileId !== undefined) scope.profile(caller, options.profileId);
       const release = options.openTag === undefined ? () => undefined : scope.claimTag(caller, options.openTag);
+      let keepClaim = false;
       try {
         return scope.adopt(caller, await manager.open(options));
+      } catch (error) {
+        // The provider may hold a session under this tag: it stays this caller's, for reconcile.
+        keepClaim = isOutcomeUnknownError(error);
+        throw error;
       } finally {
-        release();
+        if (!keepClaim) release();
       }
     },
     async execute({ id, command, controlToken }, { caller, signal }) {
       scope.session(caller, id);
+      refuseOversizeUpload(command);
       return manager.execute(id, command as never, { ...(controlToken === undefined ? {} : { controlToken }), signal });
     },
     async action({ id, action, value, controlToken }, { caller, signal }) {
@@ -77,10 +86,12 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
     },
     async checkpoint({ id }, { caller }) {
       scope.session(caller, id);
-      return scope.adoptCheckpoint(await manager.checkpoint(id));
+      const owner = scope.ownerOfSession(id);
+      return scope.adoptCheckpoint(await manager.checkpoint(id), owner);
     },
     async checkpoints(_request, { caller }) {
-      return scope.visibleCheckpoints(caller, await manager.checkpoints());
+      const mark = scope.mark();
+      return scope.visibleCheckpoints(caller, await manager.checkpoints(), mark);
     },
     async resume({ checkpointId }, { caller }) {
       scope.checkpoint(caller, checkpointId);
@@ -94,7 +105,8 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
     },
     async recordingStart({ id }, { caller }) {
       scope.session(caller, id);
-      return scope.adoptRecording(await manager.startRecording(id));
+      const owner = scope.ownerOfSession(id);
+      return scope.adoptRecording(await manager.startRecording(id), owner);
     },
     async recordingStop({ recordingId }, { caller }) {
       scope.recording(caller, recordingId);
@@ -105,7 +117,8 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
       return manager.getRecording(recordingId);
     },
     async recordings(_request, { caller }) {
-      return scope.visibleRecordings(caller, await manager.recordings());
+      const mark = scope.mark();
+      return scope.visibleRecordings(caller, await manager.recordings(), mark);
     },
     async recordingFrame({ recordingId, frameId }, { caller }) {
       scope.recording(caller, recordingId);
@@ -118,8 +131,33 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
       return null;
     },
     async reconcile({ openTag }, { caller }) {
-      return scope.visibleSessions(caller, await manager.reconcile(openTag));
+      // Another owner's tag reads as unknown: nothing is settled on its behalf.
+      if (!scope.mayReconcile(caller, openTag)) return [];
+      const found = await manager.reconcile(openTag);
+      return scope.visibleSessions(caller, found.map((info) => scope.adopt(caller, info)));
+    },
+    async reconcileAll({ adopt }, { caller }) {
+      if (caller.tenantId !== undefined) throw new AuthenticationError("forbidden", "reconcileAll is an operator method; use reconcile(openTag) for your own opens");
+      const report = await manager.reconcile({ adopt: adopt === true });
+      for (const { sessionId } of report.adopted) {
+        const info = manager.list().find((each) => each.id === sessionId);
+        if (info) scope.adopt(caller, info);
+      }
+      return report;
     },
   };
   return (request, context) => (handlers[request.method] as Handler<WorkerMethod>)(request, context);
+}
+
+/** An upload over the decoded limit is a size refusal (413), like an oversize body: nothing runs. */
+function refuseOversizeUpload(command: unknown): void {
+  const files = (command as { op?: unknown; files?: unknown } | null)?.op === "upload" ? (command as { files?: unknown }).files : undefined;
+  if (!Array.isArray(files)) return;
+  const total = files.reduce<number>((sum, file) => {
+    const base64 = (file as { base64?: unknown } | null)?.base64;
+    return sum + (typeof base64 === "string" ? base64DecodedBytes(base64) : 0);
+  }, 0);
+  if (total > limits.upload.decodedBytes) {
+    throw new PayloadTooLargeError(`command.files: ${total} bytes in total; at most ${limits.upload.decodedBytes} decoded bytes per upload; nothing was run`);
+  }
 }

@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { ValidationError } from "../errors.js";
 import type { BrowserSessionManager } from "../lifecycle/manager.js";
-import { integerIn } from "../protocol/fields.js";
+import { integerIn, profileId } from "../protocol/fields.js";
 import { parseWith } from "../protocol/parse.js";
 import { wireLimits } from "../protocol/wire.js";
 
@@ -21,6 +21,12 @@ export interface BrowserWorkerOptions {
    * operator token works on the operator route only.
    */
   tenantId?: string;
+  /**
+   * Which tenant may open each profile id (profile id → tenant id). A tenant
+   * opens only its own profiles; the operator opens any profile the manager
+   * grants. Grant the ids on the manager too (`profileGrants`).
+   */
+  profileOwners?: Record<string, string>;
   /** Largest request body (bytes) other than an `upload` command; at most (and by default) 128 KiB. */
   maxRequestBytes?: number;
   /** Largest response body (bytes); at most (and by default) 33 MiB. */
@@ -44,6 +50,7 @@ export interface ResolvedBrowserWorkerOptions {
   stationId: string;
   tenants: TenantKey[];
   tenantId: string | undefined;
+  profileOwners: Map<string, string>;
   maxRequestBytes: number;
   maxResponseBytes: number;
   closeGraceMs: number;
@@ -56,6 +63,7 @@ const idRule = "expected 1–128 letters, digits, '.', '_', ':' or '-'";
 const ScalarOptionsSchema = v.object({
   stationId: v.pipe(v.string("expected a string"), v.regex(idPattern, idRule)),
   tenantId: v.optional(v.pipe(v.string("expected a string"), v.regex(idPattern, idRule))),
+  profileOwners: v.optional(v.record(profileId, v.pipe(v.string("expected a tenant id"), v.regex(idPattern, idRule)), "expected an object mapping profile ids to tenant ids")),
   maxRequestBytes: v.optional(integerIn(1024, wireLimits.requestBytes)),
   maxResponseBytes: v.optional(integerIn(1024, wireLimits.responseBytes)),
   closeGraceMs: v.optional(integerIn(0, 10 * 60_000)),
@@ -114,6 +122,7 @@ export function resolveBrowserWorkerOptions(options: BrowserWorkerOptions): Reso
     stationId: scalars.stationId,
     tenants,
     tenantId: scalars.tenantId,
+    profileOwners: new Map(Object.entries(scalars.profileOwners ?? {})),
     maxRequestBytes: scalars.maxRequestBytes ?? wireLimits.requestBytes,
     maxResponseBytes: scalars.maxResponseBytes ?? wireLimits.responseBytes,
     closeGraceMs: scalars.closeGraceMs ?? 10_000,

@@ -4,10 +4,16 @@ import type { Checkpoint, RecordingMeta } from "../lifecycle/stores.js";
 import type { Caller } from "./auth.js";
 
 /** Whoever opened a resource: a tenant id, or the operator. */
-type Owner = string | typeof operator;
+export type Owner = string | typeof operator;
 const operator = Symbol("operator");
 
 const ownerOf = (caller: Caller): Owner => caller.tenantId ?? operator;
+
+/** An owner, and when it was recorded. */
+interface Owned {
+  owner: Owner;
+  seq: number;
+}
 
 /**
  * Which tenant owns what, so that a tenant sees and touches only its own
@@ -22,10 +28,36 @@ const ownerOf = (caller: Caller): Owner => caller.tenantId ?? operator;
 export class TenantScope {
   private readonly sessions = new Map<string, { owner: Owner; openTag: string }>();
   private readonly tags = new Map<string, Owner>();
-  private readonly checkpointOwners = new Map<string, Owner>();
-  private readonly recordingOwners = new Map<string, Owner>();
+  private readonly checkpointOwners = new Map<string, Owned>();
+  private readonly recordingOwners = new Map<string, Owned>();
+  /** Counts owner records, so a listing read before a record cannot prune it. */
+  private recorded = 0;
 
-  constructor(private readonly manager: BrowserSessionManager) {}
+  /**
+   * @param profileOwners Which tenant may open each profile id; the operator
+   *   may open any profile the manager grants.
+   */
+  constructor(
+    private readonly manager: BrowserSessionManager,
+    private readonly profileOwners: ReadonlyMap<string, string> = new Map(),
+  ) {}
+
+  /**
+   * @throws {ValidationError} when this tenant may not open the profile (the
+   *   same words whether it belongs to another tenant or to none).
+   */
+  profile(caller: Caller, profileId: string): void {
+    if (caller.tenantId !== undefined && this.profileOwners.get(profileId) !== caller.tenantId) {
+      throw new ValidationError("body.options.profileId", `profile ${profileId} is not granted to this tenant`);
+    }
+  }
+
+  /** False when `openTag` belongs to an open this caller cannot see. */
+  mayReconcile(caller: Caller, openTag: string): boolean {
+    const claimed = this.tags.get(openTag);
+    if (claimed !== undefined) return this.sees(caller, claimed);
+    return !this.manager.findByOpenTag(openTag).some((info) => !this.sees(caller, this.sessions.get(info.id)?.owner));
+  }
 
   private sees(caller: Caller, owner: Owner | undefined): boolean {
     return caller.tenantId === undefined || (owner !== undefined && owner === caller.tenantId);
@@ -38,12 +70,12 @@ export class TenantScope {
 
   /** @throws {NotFoundError} when the checkpoint does not exist for this caller. */
   checkpoint(caller: Caller, checkpointId: string): void {
-    if (!this.sees(caller, this.checkpointOwners.get(checkpointId))) throw new NotFoundError(`Checkpoint ${checkpointId} does not exist`);
+    if (!this.sees(caller, this.checkpointOwners.get(checkpointId)?.owner)) throw new NotFoundError(`Checkpoint ${checkpointId} does not exist`);
   }
 
   /** @throws {NotFoundError} when the recording does not exist for this caller. */
   recording(caller: Caller, recordingId: string): void {
-    if (!this.sees(caller, this.recordingOwners.get(recordingId))) throw new NotFoundError(`Recording ${recordingId} does not exist`);
+    if (!this.sees(caller, this.recordingOwners.get(recordingId)?.owner)) throw new NotFoundError(`Recording ${recordingId} does not exist`);
   }
 
   /**
@@ -91,30 +123,38 @@ export class TenantScope {
     return infos.filter((info) => this.sees(caller, this.sessions.get(info.id)?.owner));
   }
 
-  /** Gives a new checkpoint the owner of its session. */
-  adoptCheckpoint(checkpoint: Checkpoint): Checkpoint {
-    const owner = this.sessions.get(checkpoint.sessionId)?.owner;
-    if (owner !== undefined) this.checkpointOwners.set(checkpoint.id, owner);
+  /** The owner of a session, read before an await so a close in between cannot lose it. */
+  ownerOfSession(sessionId: string): Owner | undefined {
+    return this.sessions.get(sessionId)?.owner;
+  }
+
+  /** A mark to pass to `visible*`: owners recorded after it are never pruned by that listing. */
+  mark(): number {
+    return this.recorded;
+  }
+
+  /** Gives a new checkpoint the owner its session had when the call began. */
+  adoptCheckpoint(checkpoint: Checkpoint, owner: Owner | undefined): Checkpoint {
+    if (owner !== undefined) this.checkpointOwners.set(checkpoint.id, { owner, seq: ++this.recorded });
     return checkpoint;
   }
 
-  /** Gives a new recording the owner of its session. */
-  adoptRecording(recording: RecordingMeta): RecordingMeta {
-    const owner = this.sessions.get(recording.sessionId)?.owner;
-    if (owner !== undefined) this.recordingOwners.set(recording.id, owner);
+  /** Gives a new recording the owner its session had when the call began. */
+  adoptRecording(recording: RecordingMeta, owner: Owner | undefined): RecordingMeta {
+    if (owner !== undefined) this.recordingOwners.set(recording.id, { owner, seq: ++this.recorded });
     return recording;
   }
 
-  /** The checkpoints this caller may see; owners of deleted checkpoints are dropped. */
-  visibleCheckpoints(caller: Caller, checkpoints: Checkpoint[]): Checkpoint[] {
-    prune(this.checkpointOwners, checkpoints);
-    return checkpoints.filter((checkpoint) => this.sees(caller, this.checkpointOwners.get(checkpoint.id)));
+  /** The checkpoints this caller may see; owners of checkpoints gone before `mark` are dropped. */
+  visibleCheckpoints(caller: Caller, checkpoints: Checkpoint[], mark: number): Checkpoint[] {
+    prune(this.checkpointOwners, checkpoints, mark);
+    return checkpoints.filter((checkpoint) => this.sees(caller, this.checkpointOwners.get(checkpoint.id)?.owner));
   }
 
-  /** The recordings this caller may see; owners of deleted recordings are dropped. */
-  visibleRecordings(caller: Caller, recordings: RecordingMeta[]): RecordingMeta[] {
-    prune(this.recordingOwners, recordings);
-    return recordings.filter((recording) => this.sees(caller, this.recordingOwners.get(recording.id)));
+  /** The recordings this caller may see; owners of recordings gone before `mark` are dropped. */
+  visibleRecordings(caller: Caller, recordings: RecordingMeta[], mark: number): RecordingMeta[] {
+    prune(this.recordingOwners, recordings, mark);
+    return recordings.filter((recording) => this.sees(caller, this.recordingOwners.get(recording.id)?.owner));
   }
 
   forgetCheckpoint(checkpointId: string): void {
@@ -126,7 +166,7 @@ export class TenantScope {
   }
 }
 
-function prune(owners: Map<string, Owner>, existing: { id: string }[]): void {
+function prune(owners: Map<string, Owned>, existing: { id: string }[], mark: number): void {
   const ids = new Set(existing.map((item) => item.id));
-  for (const id of owners.keys()) if (!ids.has(id)) owners.delete(id);
+  for (const [id, owned] of owners) if (owned.seq <= mark && !ids.has(id)) owners.delete(id);
 }

@@ -72,7 +72,7 @@ export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorke
   const authenticate = createAuthenticator(resolved.token, resolved.tenants, resolved.tenantId);
   const secrets = [resolved.token, ...resolved.tenants.map((tenant) => tenant.key)];
   const redact = (text: string) => secrets.reduce((clean, secret) => clean.split(secret).join("[redacted]"), text);
-  const scope = new TenantScope(manager);
+  const scope = new TenantScope(manager, resolved.profileOwners);
   const dispatch = createDispatch(manager, scope);
   const inFlight = new InFlight();
   const forgetClosed = ({ sessionId }: { sessionId: string }) => scope.forget(sessionId);
@@ -144,7 +144,10 @@ export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorke
   return {
     fetch: async (request) => answerToResponse(await handle(callFromRequest(request))),
     handleNode(request, response) {
-      void handle(callFromNode(request, response)).then((result) => sendNodeAnswer(response, result));
+      void handle(callFromNode(request, response))
+        .then((result) => sendNodeAnswer(response, result))
+        // Writing the answer failed (the socket is gone): drop the connection, never crash the process.
+        .catch(() => response.destroy());
     },
     async drain() {
       draining = true;

@@ -268,7 +268,7 @@ describe("BrowserSessionManager (real Chromium)", () => {
     expect((await manager.reconcile("tag-1")).map((session) => session.id)).toEqual([first.id]);
     expect(await manager.reconcile("tag-unknown")).toEqual([]);
     const untagged = await manager.open();
-    expect(untagged.openTag).toMatch(/^open_/);
+    expect(untagged.openTag).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     await manager.closeSession(first.id);
     expect(await manager.reconcile("tag-1")).toEqual([]);
     await manager.close();

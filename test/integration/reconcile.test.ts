@@ -5,64 +5,16 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
-import {
-  CapacityError,
-  NotFoundError,
-  OutcomeUnknownError,
-  ProviderError,
-  ReconcileRequiredError,
-  isOutcomeUnknownError,
-} from "../../src/errors.js";
+import { CapacityError, OutcomeUnknownError, ProviderError, ReconcileRequiredError, isOutcomeUnknownError } from "../../src/errors.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
 import { createLocalProvider, type PlaywrightProvider } from "../../src/providers/local/index.js";
+import { faulty, noFaults, type Faults } from "../helpers/faulty-provider.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
-
-/** Faults to inject on the next calls. */
-interface Faults {
-  /** Create for real, then lose the answer. */
-  loseCreateAnswer: number;
-  /** Fail before anything is created, with an unknown outcome. */
-  failCreateUnknown: number;
-  /** Refuse a release (the session keeps running). */
-  refuseRelease: number;
-  /** Answer a release with not-found (after really releasing). */
-  releaseNotFound: number;
-}
-
-function faulty(inner: PlaywrightProvider, faults: Faults): PlaywrightProvider {
-  return {
-    ...inner,
-    name: inner.name,
-    async create(request) {
-      if (faults.failCreateUnknown > 0) {
-        faults.failCreateUnknown--;
-        throw new OutcomeUnknownError("local: create session got no answer (injected before creating)");
-      }
-      const session = await inner.create(request);
-      if (faults.loseCreateAnswer > 0) {
-        faults.loseCreateAnswer--;
-        throw new OutcomeUnknownError("local: create session got no answer after the request was sent (injected)");
-      }
-      return session;
-    },
-    async release(id) {
-      if (faults.refuseRelease > 0) {
-        faults.refuseRelease--;
-        throw new ProviderError("local: release session failed (503, injected)", { status: 503 });
-      }
-      await inner.release(id);
-      if (faults.releaseNotFound > 0) {
-        faults.releaseNotFound--;
-        throw new NotFoundError("local: release session: not found (404, injected)");
-      }
-    },
-  };
-}
 
 let fixtures: FixtureServer;
 let inner: PlaywrightProvider;
 let adapter: PlaywrightBrowserAdapter;
-const faults: Faults = { loseCreateAnswer: 0, failCreateUnknown: 0, refuseRelease: 0, releaseNotFound: 0 };
+const faults: Faults = noFaults();
 const managers: BrowserSessionManager[] = [];
 
 beforeAll(async () => {
@@ -71,7 +23,7 @@ beforeAll(async () => {
   adapter = new PlaywrightBrowserAdapter({ provider: faulty(inner, faults) });
 });
 afterEach(async () => {
-  Object.assign(faults, { loseCreateAnswer: 0, failCreateUnknown: 0, refuseRelease: 0, releaseNotFound: 0 });
+  Object.assign(faults, noFaults());
   for (const manager of managers.splice(0)) await manager.close();
 });
 afterAll(async () => {
@@ -99,7 +51,9 @@ describe("uncertain opens (real Chromium)", () => {
     expect(await running("lost-1")).toBe(1);
 
     await expect(browsers.open()).rejects.toBeInstanceOf(ReconcileRequiredError);
-    await expect(browsers.open({ openTag: "other" })).rejects.toThrow(/open tag lost-1.*run reconcile\(\)/);
+    await expect(browsers.open({ openTag: "other" })).rejects.toThrow(/1 earlier open\(s\) have an unknown outcome; they must be reconciled/);
+    // The refusal does not name another caller's tag.
+    expect(((await browsers.open({ openTag: "other" }).catch((caught: unknown) => caught)) as Error).message).not.toMatch(/lost-1/);
     expect(await running("other")).toBe(0);
 
     const report = await browsers.reconcile();

@@ -5,6 +5,8 @@ import { ValidationError } from "../../src/errors.js";
 import { BrowserSessionManager, type ManagedSessionInfo } from "../../src/lifecycle/manager.js";
 import { workerRoute } from "../../src/protocol/wire.js";
 import { createBrowserWorker, type BrowserWorker } from "../../src/worker/index.js";
+import { createLocalProvider } from "../../src/providers/local/index.js";
+import { faulty, noFaults } from "../helpers/faulty-provider.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { startWorkerServer, type WorkerAnswer, type WorkerServer } from "../helpers/worker-server.js";
 
@@ -192,6 +194,69 @@ describe("worker over real HTTP (real Chromium)", () => {
     expect(() => createBrowserWorker({ manager, token, tenantId: "no spaces allowed", stationId: "w1" })).toThrow(/^options\.tenantId: expected 1–128/);
   });
 
+  it("a tenant opens only the profiles given to it; another's reads as not granted and nothing opens", async () => {
+    const owned = await startWorkerServer(createBrowserWorker({ manager, token, tenants, profileOwners: { "whatsapp:acme:+4712345678": "acme" }, stationId: "w1" }));
+    extras.push({ server: owned });
+    const before = manager.list().length;
+    const open = (key: string, profileId: string) => owned.post(tenantPath, key, { method: "open", options: { profileId } });
+    const refusedB = failure(await open(keyB, "whatsapp:acme:+4712345678"), 400, "validation");
+    expect(refusedB).toBe("body.options.profileId: profile whatsapp:acme:+4712345678 is not granted to this tenant");
+    // The same words for a profile nobody owns: nothing tells B that acme has one.
+    expect(failure(await open(keyB, "nobody"), 400, "validation")).toBe("body.options.profileId: profile nobody is not granted to this tenant");
+    // acme passes the worker's check and reaches the manager, which has not granted the id.
+    expect(failure(await open(keyA, "whatsapp:acme:+4712345678"), 400, "validation")).toMatch(/^options\.profileId: profile whatsapp:acme:\+4712345678 is not granted to this manager/);
+    expect(manager.list()).toHaveLength(before);
+  });
+
+  it("an uncertain open stays its opener's: others cannot settle it or learn its tag; reconcileAll is the operator's", async () => {
+    const faults = noFaults();
+    const shakyAdapter = new PlaywrightBrowserAdapter({ provider: faulty(createLocalProvider(), faults) });
+    const shaky = new BrowserSessionManager(shakyAdapter, 4);
+    const worker = await startWorkerServer(createBrowserWorker({ manager: shaky, token, tenants, stationId: "w1" }));
+    try {
+      const tag = `secret-tag-${randomUUID()}`;
+      faults.loseCreateAnswer = 1;
+      failure(await worker.post(tenantPath, keyA, { method: "open", options: { openTag: tag } }), 502, "outcome_unknown");
+      expect(shaky.uncertainOpenings()).toHaveLength(1);
+      const blocked = failure(await worker.post(tenantPath, keyB, { method: "open", options: {} }), 409, "reconcile_required");
+      expect(blocked).not.toContain(tag);
+      // B cannot settle A's open, nor take its tag.
+      expect(data(await worker.post(tenantPath, keyB, { method: "reconcile", openTag: tag }))).toEqual([]);
+      expect(shaky.uncertainOpenings()).toHaveLength(1);
+      failure(await worker.post(tenantPath, keyB, { method: "open", options: { openTag: tag } }), 400, "validation");
+      failure(await worker.post(tenantPath, keyB, { method: "reconcileAll" }), 403, "forbidden");
+      // A's reconcile takes the session over, as A's.
+      const found = data(await worker.post(tenantPath, keyA, { method: "reconcile", openTag: tag }));
+      expect(found.map((each: ManagedSessionInfo) => each.openTag)).toEqual([tag]);
+      expect(ids(data(await worker.post(tenantPath, keyA, { method: "list" })))).toEqual([found[0].id]);
+      expect(ids(data(await worker.post(tenantPath, keyB, { method: "list" })))).toEqual([]);
+      data(await worker.post(tenantPath, keyA, { method: "execute", id: found[0].id, command: { op: "navigate", url: fixtures.url("/index.html") } }));
+
+      // The operator settles what nobody reconciled: the found session is released.
+      faults.loseCreateAnswer = 1;
+      failure(await worker.post(tenantPath, keyB, { method: "open", options: { openTag: `b-${randomUUID()}` } }), 502, "outcome_unknown");
+      const report = data(await worker.post(operatorPath, token, { method: "reconcileAll" }));
+      expect(report).toMatchObject({ adopted: [], absent: [], unresolved: [], released: [{ openTag: expect.stringMatching(/^b-/) }] });
+      expect(shaky.uncertainOpenings()).toEqual([]);
+      data(await worker.post(tenantPath, keyB, { method: "open", options: {} }));
+    } finally {
+      await worker.close();
+      await shaky.close();
+      await shakyAdapter.shutdown();
+    }
+  });
+
+  it("an upload over 4 MiB decoded is refused with 413 before anything runs", async () => {
+    const { id } = data(await asOperator({ method: "open" }));
+    const half = Buffer.alloc(2 * 1024 * 1024 + 1, 0x61).toString("base64");
+    const auditBefore = (await manager.audit()).length;
+    const files = [{ name: "a.bin", base64: half }, { name: "b.bin", base64: half }];
+    const refused = await asOperator({ method: "execute", id, command: { op: "upload", selector: "#f", files } });
+    expect(failure(refused, 413, "payload_too_large")).toMatch(/^command\.files: 4194306 bytes in total; at most 4194304 decoded bytes/);
+    expect(await manager.audit()).toHaveLength(auditBefore);
+    data(await asOperator({ method: "close", id }));
+  });
+
   it("answers 404 for another station or path and 405 for other methods, never a redirect", async () => {
     failure(await server.post(workerRoute("w2", "operator"), token, { method: "list" }), 404, "not_found");
     failure(await server.post(workerRoute("w2", "tenant"), keyA, { method: "list" }), 404, "not_found");
@@ -277,7 +342,10 @@ describe("worker over real HTTP (real Chromium)", () => {
     extras.push({ server: draining });
     const call: Call = (body) => draining.post(operatorPath, token, body);
     const { id, openTag } = data(await call({ method: "open" }));
+    const lease = data(await call({ method: "controlAcquire", id, ttlMs: 5000 }));
     await worker.drain();
+    // Cleanup is not new work: a human can still hand control back.
+    expect(data(await call({ method: "controlRelease", id, token: lease.token }))).toBeNull();
     expect(worker.draining).toBe(true);
     expect(failure(await call({ method: "open" }), 503, "draining")).toMatch(/draining: open is refused/);
     failure(await call({ method: "execute", id, command: { op: "evaluate", expression: "1" } }), 503, "draining");

@@ -53,6 +53,12 @@ const cases: Case[] = [
   ["recordingFrame", (c) => c.recordingFrame("r1", "f1"), { method: "recordingFrame", recordingId: "r1", frameId: "f1" }, frame],
   ["deleteRecording", (c) => c.deleteRecording("r1"), { method: "recordingDelete", recordingId: "r1" }, null],
   ["reconcile", (c) => c.reconcile("t1"), { method: "reconcile", openTag: "t1" }, [session]],
+  [
+    "reconcileAll",
+    (c) => c.reconcileAll({ adopt: true }),
+    { method: "reconcileAll", adopt: true },
+    { adopted: [{ openTag: "t1", sessionId: "s1" }], released: [], absent: ["t2"], unresolved: [{ openTag: "t3", reason: "search failed" }] },
+  ],
 ];
 
 describe("BrowserUseClient requests and results", () => {

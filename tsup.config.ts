@@ -7,6 +7,8 @@ export default defineConfig({
     playwright: "src/playwright.ts",
     agent: "src/agent.ts",
     worker: "src/worker/index.ts",
+    browserbase: "src/browserbase.ts",
+    steel: "src/steel.ts",
     cli: "src/worker/cli.ts",
   },
   format: ["esm", "cjs"],

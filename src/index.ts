@@ -52,6 +52,7 @@ export {
   isNotImplementedError,
   isSessionClosedError,
   type StationBrowserErrorCode,
+  type OutcomeUnknownDetails,
   type StationBrowserErrorOptions,
 } from "./errors.js";
 export {
@@ -111,6 +112,7 @@ export type {
 } from "./protocol/results.js";
 export type { AdapterCapabilities, BrowserAdapter, BrowserHandle } from "./protocol/adapter.js";
 export type { BrowserProvider, CreateSessionRequest, ProfileGrant, ProviderSession, Viewport } from "./providers/types.js";
+export { createMemoryProfileStore, type ProfileStore } from "./providers/hosted/profile-store.js";
 export {
   BrowserSessionManager,
   createMemoryStateStore,
@@ -135,4 +137,8 @@ export {
   type RecordingStore,
   type StateStore,
   type StoredState,
+  type ManagerCloseReport,
+  type PendingRelease,
+  type ReconcileReport,
+  type UncertainOpening,
 } from "./lifecycle/index.js";

@@ -11,4 +11,5 @@ export {
   type PlaywrightProvider,
 } from "./providers/local/index.js";
 export { BrowserSessionManager } from "./stores/session-manager.js";
-export { createFileStateStore, createFileRecordingStore } from "./stores/index.js";
+export { createFileStateStore, createFileRecordingStore, createFileProfileStore } from "./stores/index.js";
+export { withPlaywright, type CdpConnectOptions } from "./providers/cdp.js";

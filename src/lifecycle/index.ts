@@ -1,4 +1,5 @@
-export { BrowserSessionManager, type ManagedSessionInfo } from "./manager.js";
+export { BrowserSessionManager, type ManagedSessionInfo, type ManagerCloseReport } from "./manager.js";
+export type { PendingRelease, ReconcileReport, UncertainOpening } from "./ledger.js";
 export { performCommand, type PerformAction } from "./perform.js";
 export { resolveSessionManagerOptions, type SessionManagerOptions, type ResolvedSessionManagerOptions } from "./options.js";
 export { createMemoryStateStore, createMemoryRecordingStore } from "./memory-stores.js";

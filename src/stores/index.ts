@@ -4,3 +4,4 @@
  */
 export { createFileRecordingStore } from "./file-recording-store.js";
 export { createFileStateStore } from "./file-state-store.js";
+export { createFileProfileStore } from "./file-profile-store.js";

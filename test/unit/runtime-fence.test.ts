@@ -17,6 +17,16 @@ const neutralEntries = [
   "src/providers/hosted/index.ts",
 ];
 
+/**
+ * REST halves of the hosted providers: neutral too. Their SDKs touch `Buffer`
+ * only behind `typeof Buffer !== "undefined"` (a content-length helper that
+ * falls back to TextEncoder), which is allowed; an unguarded use is not.
+ */
+const sdkEntries = [
+  { entry: "src/providers/browserbase/rest.ts", marker: "REQUEST_RELEASE" },
+  { entry: "src/providers/steel/rest.ts", marker: "steel-api-key" },
+];
+
 const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
 
 function forbiddenImports(found: string[]): Plugin {
@@ -57,6 +67,18 @@ describe("runtime fence", () => {
       expect(code).not.toMatch(/\bBuffer\s*\./);
       expect(code).not.toMatch(/\bprocess\s*\.\s*(env|versions|platform|cwd|exit)/);
       expect(code.length).toBeGreaterThan(1000);
+    });
+  }
+
+  for (const { entry, marker } of sdkEntries) {
+    it(`${entry} (with its SDK) bundles for a neutral platform; any Buffer use is guarded`, async () => {
+      const { forbidden, code } = await bundle(entry);
+      expect(forbidden).toEqual([]);
+      expect(code).toContain(marker);
+      const unguarded = [...code.matchAll(/\bBuffer\s*\./g)].filter(
+        (match) => !/typeof Buffer !== ["']undefined["']/.test(code.slice(Math.max(0, match.index - 200), match.index)),
+      );
+      expect(unguarded).toEqual([]);
     });
   }
 

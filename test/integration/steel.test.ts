@@ -1,0 +1,259 @@
+/**
+ * Steel sessions driven for real: Steel's REST API is mocked with msw at the
+ * wire format, and each "Steel" session's websocketUrl points at a local
+ * Chromium started with --remote-debugging-port, so the adapter connects,
+ * navigates, reads the accessibility tree and clicks through the provider.
+ */
+import { setupServer } from "msw/node";
+import { chromium } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CapacityError, OutcomeUnknownError, ProfileError, ProviderError } from "../../src/errors.js";
+import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
+import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
+import { createFileProfileStore, createSteelProvider } from "../../src/steel.js";
+import { startCdpChromium, type CdpChromium } from "../helpers/cdp-chromium.js";
+import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
+import { createFakeSteel, steelBase, type FakeSteel } from "../helpers/steel-mock.js";
+
+const apiKey = "ste-test-key-4f0c9b7e2a61d8";
+
+let chrome: CdpChromium;
+let fixtures: FixtureServer;
+let cloud: FakeSteel;
+const server = setupServer();
+
+/** Everything a caller could see, serialized, must not contain the key. */
+function expectNoKey(...outputs: unknown[]): void {
+  for (const output of outputs) {
+    const text = output instanceof Error ? `${output.name}: ${output.message} ${String(output.cause ?? "")} ${output.stack ?? ""}` : JSON.stringify(output);
+    expect(text).not.toContain(apiKey);
+    expect(text).not.toContain(encodeURIComponent(apiKey));
+  }
+}
+
+async function failure(promise: Promise<unknown>): Promise<Error> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected a failure");
+}
+
+beforeAll(async () => {
+  [chrome, fixtures] = await Promise.all([startCdpChromium(), startFixtureServer()]);
+  // Cloud websocketUrls carry a query (wss://connect.steel.dev?sessionId=…), so the key goes after `&`.
+  cloud = createFakeSteel({ apiKey, websocketUrl: (session) => `${chrome.wsUrl}?sessionId=${session.id}` });
+  server.listen({ onUnhandledRequest: "bypass" });
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+  server.resetHandlers();
+  cloud.reset();
+});
+afterAll(async () => {
+  server.close();
+  await Promise.all([chrome?.close(), fixtures?.close()]);
+});
+
+describe("Steel cloud, driven through the adapter", () => {
+  it("creates with the open tag as sessionId, drives the page, and releases with an empty body", async () => {
+    server.use(...cloud.handlers);
+    const adapter = new PlaywrightBrowserAdapter({ provider: createSteelProvider({ apiKey, baseURL: steelBase, useProxy: true, blockAds: true }) });
+    const connect = vi.spyOn(chromium, "connectOverCDP");
+    const handle = await adapter.open({ viewport: { width: 1024, height: 700 } });
+    try {
+      // The key reaches the CDP URL only here, appended after the websocketUrl's own query.
+      expect(connect).toHaveBeenCalledWith(`${chrome.wsUrl}?sessionId=${handle.id}&apiKey=${apiKey}`, expect.anything());
+      expect(handle.provider).toBe("steel");
+      expect(handle.id).toBe(handle.openTag);
+      expect(handle.liveViewUrl).toBe(`https://app.steel.test/sessions/${handle.id}`);
+
+      const [created] = cloud.requestsTo("POST", "/v1/sessions");
+      expect(created?.apiKey).toBe(apiKey);
+      expect(JSON.parse(created!.body)).toEqual({
+        sessionId: handle.openTag,
+        timeout: 900_000,
+        dimensions: { width: 1024, height: 700 },
+        useProxy: true,
+        blockAds: true,
+      });
+
+      const navigated = await adapter.execute(handle, { op: "navigate", url: fixtures.url("/") });
+      expect(navigated.title).toBe("Fixture home");
+      const { snapshot } = await adapter.execute(handle, { op: "accessibility" });
+      expect(snapshot).toContain("Second page");
+      const clicked = await adapter.execute(handle, { op: "click", target: { by: "role", role: "link", name: "Second page", exact: true } });
+      expect(clicked.url).toBe(fixtures.url("/second.html"));
+      expectNoKey(handle, navigated, snapshot, clicked);
+    } finally {
+      await adapter.close(handle);
+    }
+    const releases = cloud.requestsTo("POST", `/v1/sessions/${handle.id}/release`);
+    expect(releases).toHaveLength(1);
+    expect(releases[0]).toMatchObject({ body: "", contentType: "application/json", apiKey });
+    expect(cloud.sessions.get(handle.id)?.status).toBe("released");
+    expect(chrome.alive()).toBe(true);
+    await adapter.shutdown();
+  });
+
+  it("a lost create answer is an unknown outcome; find(openTag) returns exactly that session, which is adopted and driven", async () => {
+    server.use(...cloud.handlers);
+    const provider = createSteelProvider({ apiKey, baseURL: steelBase });
+    const adapter = new PlaywrightBrowserAdapter({ provider });
+    const openTag = crypto.randomUUID();
+    cloud.faults.create.push({ kind: "lose-response" });
+
+    const error = await failure(adapter.open({ openTag }));
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expectNoKey(error);
+    expect(cloud.sessions.size).toBe(1);
+
+    const found = await adapter.find(openTag);
+    expect(found).toEqual([{ id: openTag, provider: "steel", openTag, running: true }]);
+    const handle = await adapter.adopt(found[0]!);
+    const navigated = await adapter.execute(handle, { op: "navigate", url: fixtures.url("/second.html") });
+    expect(navigated.url).toBe(fixtures.url("/second.html"));
+    await adapter.close(handle);
+
+    // One create only: nothing was retried blindly.
+    expect(cloud.requestsTo("POST", "/v1/sessions")).toHaveLength(1);
+    expect(cloud.requestsTo("GET", `/v1/sessions/${openTag}`).length).toBeGreaterThanOrEqual(1);
+    expect(await provider.find(openTag)).toEqual([expect.objectContaining({ id: openTag, status: "ENDED" })]);
+    await adapter.shutdown();
+  });
+
+  it("through the session manager: a lost create is found again under its tag (the Steel sessionId), and only one exists", async () => {
+    server.use(...cloud.handlers);
+    const adapter = new PlaywrightBrowserAdapter({ provider: createSteelProvider({ apiKey, baseURL: steelBase }) });
+    const manager = new BrowserSessionManager(adapter, 2);
+    cloud.faults.create.push({ kind: "lose-response" });
+    try {
+      const error = await failure(manager.open());
+      expect(error).toBeInstanceOf(OutcomeUnknownError);
+      const [uncertain] = manager.uncertainOpenings();
+      expect(cloud.sessions.has(uncertain!.openTag)).toBe(true);
+      // Repeating the open with the same tag takes the session over instead of creating another.
+      const adopted = await manager.open({ openTag: uncertain!.openTag });
+      expect(adopted.openTag).toBe(uncertain!.openTag);
+      await expect(manager.execute(adopted.id, { op: "navigate", url: fixtures.url("/second.html") })).resolves.toMatchObject({ url: fixtures.url("/second.html") });
+      expect(cloud.requestsTo("POST", "/v1/sessions")).toHaveLength(1);
+      expect(manager.uncertainOpenings()).toEqual([]);
+      expectNoKey(error, adopted, manager.list());
+    } finally {
+      expect(await manager.close()).toEqual({ unreleased: [], uncertain: [] });
+      await adapter.shutdown();
+    }
+  });
+
+  it("a release Steel does not confirm is surfaced by close, and a later retry releases it", async () => {
+    server.use(...cloud.handlers);
+    const adapter = new PlaywrightBrowserAdapter({ provider: createSteelProvider({ apiKey, baseURL: steelBase }) });
+    const handle = await adapter.open();
+    await adapter.execute(handle, { op: "navigate", url: fixtures.url("/") });
+    cloud.faults.release.push({ kind: "status", status: 503, body: { message: "try again" } });
+    const error = await failure(adapter.close(handle));
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(error.message).toContain(`release session ${handle.id}`);
+    expectNoKey(error);
+    expect(cloud.sessions.get(handle.id)?.status).toBe("live");
+    await adapter.close(handle);
+    expect(cloud.sessions.get(handle.id)?.status).toBe("released");
+    expect(cloud.requestsTo("POST", `/v1/sessions/${handle.id}/release`)).toHaveLength(2);
+    await adapter.shutdown();
+  });
+
+  it("a CDP connection failure names no key, and the session is released", async () => {
+    const unreachable = createFakeSteel({ apiKey, websocketUrl: (session) => `ws://127.0.0.1:1/devtools/browser/none?sessionId=${session.id}` });
+    server.use(...unreachable.handlers);
+    const adapter = new PlaywrightBrowserAdapter({ provider: createSteelProvider({ apiKey, baseURL: steelBase, connectTimeoutMs: 5_000 }) });
+    const error = await failure(adapter.open());
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error.message).toMatch(/could not connect/);
+    expectNoKey(error);
+    const [session] = unreachable.sessions.values();
+    expect(session?.status).toBe("released");
+    expect(unreachable.requestsTo("POST", `/v1/sessions/${session!.id}/release`)).toHaveLength(1);
+    await adapter.shutdown();
+  });
+});
+
+describe("Steel profiles, driven through the adapter", () => {
+  it("a granted profile is created by the first session, kept in a file store, and reused once READY", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "station-steel-profiles-"));
+    try {
+      const profiles = createFakeSteel({ apiKey, uploadPolls: 2, websocketUrl: (session) => `${chrome.wsUrl}?sessionId=${session.id}` });
+      server.use(...profiles.handlers);
+      const path = join(directory, "steel-profiles.json");
+      const provider = createSteelProvider({ apiKey, baseURL: steelBase, profileStore: createFileProfileStore(path), profilePollMs: 1 });
+      const adapter = new PlaywrightBrowserAdapter({ provider });
+
+      const first = await adapter.open({ profileId: "whatsapp:acme:+4712345678" });
+      expect(first.profileId).toBe("whatsapp:acme:+4712345678");
+      await adapter.execute(first, { op: "navigate", url: fixtures.url("/") });
+      await adapter.close(first);
+      expect(JSON.parse(await readFile(path, "utf8"))).toEqual({ version: 1, profiles: { "whatsapp:acme:+4712345678": "prof_1" } });
+      expect(profiles.profiles.get("prof_1")?.status).toBe("UPLOADING");
+
+      // The adapter waits (awaitPersisted) through UPLOADING before it creates the next session on the profile.
+      const second = await adapter.open({ profileId: "whatsapp:acme:+4712345678" });
+      const sequence = profiles.requests.map((request) => `${request.method} ${request.path}`).slice(-4);
+      expect(sequence).toEqual(["GET /v1/profiles/prof_1", "GET /v1/profiles/prof_1", "GET /v1/profiles/prof_1", "POST /v1/sessions"]);
+      const bodies = profiles.requestsTo("POST", "/v1/sessions").map((request) => JSON.parse(request.body));
+      expect(bodies[0]).toEqual({ sessionId: first.openTag, timeout: 900_000, dimensions: { width: 1280, height: 800 }, persistProfile: true });
+      expect(bodies[1]).toEqual({ sessionId: second.openTag, timeout: 900_000, dimensions: { width: 1280, height: 800 }, profileId: "prof_1", persistProfile: true });
+      const navigated = await adapter.execute(second, { op: "navigate", url: fixtures.url("/second.html") });
+      expect(navigated.url).toBe(fixtures.url("/second.html"));
+      await adapter.close(second);
+
+      // FAILED is final: the open fails before any session is created.
+      profiles.profiles.get("prof_1")!.afterUpload = "FAILED";
+      const error = await failure(adapter.open({ profileId: "whatsapp:acme:+4712345678" }));
+      expect(error).toBeInstanceOf(ProfileError);
+      expectNoKey(error);
+      expect(profiles.requestsTo("POST", "/v1/sessions")).toHaveLength(2);
+      await adapter.shutdown();
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("self-hosted Steel (steel-browser), driven through the adapter", () => {
+  it("creates, drives and releases; one session at a time; unknown ids are absent", async () => {
+    // steel-browser's websocketUrl has no query, so a key (which it ignores) goes after `?`.
+    const local = createFakeSteel({ selfHosted: true, websocketUrl: () => chrome.wsUrl });
+    server.use(...local.handlers);
+    const provider = createSteelProvider({ apiKey, baseURL: steelBase, selfHosted: true });
+    const adapter = new PlaywrightBrowserAdapter({ provider });
+    const connect = vi.spyOn(chromium, "connectOverCDP");
+    const handle = await adapter.open();
+    expect(connect).toHaveBeenCalledWith(`${chrome.wsUrl}?apiKey=${apiKey}`, expect.anything());
+    const navigated = await adapter.execute(handle, { op: "navigate", url: fixtures.url("/") });
+    expect(navigated.title).toBe("Fixture home");
+    expect(handle.liveViewUrl).toBe("http://steel.local:3000");
+    expectNoKey(handle, navigated);
+
+    // A second create would replace (end) the live session on steel-browser: refused before anything is sent.
+    const second = await failure(adapter.open());
+    expect(second).toBeInstanceOf(CapacityError);
+    expect(local.requestsTo("POST", "/v1/sessions")).toHaveLength(1);
+
+    const unknown = crypto.randomUUID();
+    expect(await provider.get(unknown)).toBeUndefined();
+    expect(await provider.find(unknown)).toEqual([]);
+
+    await adapter.close(handle);
+    expect(local.requestsTo("POST", `/v1/sessions/${handle.id}/release`)).toHaveLength(1);
+    expect(await provider.get(handle.id)).toBeUndefined();
+
+    // Released: the next open goes through.
+    const next = await adapter.open();
+    await adapter.close(next);
+    expect(local.requestsTo("POST", "/v1/sessions")).toHaveLength(2);
+    await adapter.shutdown();
+  });
+});

@@ -1,5 +1,6 @@
 import * as v from "valibot";
 import { parseWith } from "../protocol/parse.js";
+import { baseUrlProblem } from "../protocol/fields.js";
 
 /** How reads are retried on network errors and 502/503/504. Mutations are never retried. */
 export interface ClientRetryOptions {
@@ -56,19 +57,6 @@ const integerIn = (min: number, max: number) =>
     v.maxValue(max, `expected a number ≤ ${max}`),
   );
 
-/** Why a base URL is unusable, or undefined when it is fine. Never echoes the URL (it could hold a secret). */
-function baseUrlProblem(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "expected an absolute http(s) URL";
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "expected an http: or https: URL";
-  if (url.username !== "" || url.password !== "") return "credentials in the URL are refused; pass the key as apiKey";
-  if (url.search !== "" || url.hash !== "" || value.includes("?") || value.includes("#")) return "expected no query or fragment";
-  return undefined;
-}
 
 const ClientOptionsSchema = v.strictObject({
   baseUrl: v.pipe(

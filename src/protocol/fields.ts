@@ -70,3 +70,17 @@ export const profileIdRule =
 
 /** A host profile id. */
 export const profileId = v.pipe(v.string("expected a profile id as a string"), v.regex(profileIdPattern, profileIdRule));
+
+/** Why a base URL is unusable, or undefined when it is fine. Never echoes the URL (it could hold a secret). */
+export function baseUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return "expected an absolute http(s) URL";
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") return "expected an http: or https: URL";
+  if (url.username !== "" || url.password !== "") return "credentials in the URL are refused; pass the key as apiKey";
+  if (url.search !== "" || url.hash !== "" || value.includes("?") || value.includes("#")) return "expected no query or fragment";
+  return undefined;
+}

@@ -51,6 +51,8 @@ export interface BrowserbaseMock {
   createSession(body: Record<string, unknown>): MockSession;
   /** Records a request (for handlers a test puts in front with `server.use`); returns its JSON body. */
   record(request: Request): Promise<unknown>;
+  /** A handler (for `server.use`) under which the next create makes its session, then the connection drops before the answer. */
+  lostCreate(): HttpHandler;
   /** Requests as "METHOD path" (query dropped). */
   calls(): string[];
   reset(): void;
@@ -73,6 +75,16 @@ export function createBrowserbaseMock(options: { apiKey: string; connectUrl?: st
     contexts: [],
     connectUrl: options.connectUrl ?? "ws://127.0.0.1:9/devtools/browser/none",
     readsUntilEnded: 0,
+    lostCreate() {
+      return http.post(
+        `${baseURL}/v1/sessions`,
+        async ({ request }) => {
+          mock.createSession((await mock.record(request)) as Record<string, unknown>);
+          return HttpResponse.error();
+        },
+        { once: true },
+      );
+    },
     createSession(body) {
       const id = `00000000-0000-4000-8000-${String(++counter).padStart(12, "0")}`;
       const now = new Date().toISOString();

@@ -14,6 +14,7 @@ import { createBrowserbaseProvider, type BrowserbaseProviderOptions } from "../.
 import { baseURL, createBrowserbaseMock } from "../helpers/browserbase-mock.js";
 import { startCdpChromium, type CdpChromium } from "../helpers/cdp-chromium.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
+import { failure } from "../helpers/failure.js";
 
 const apiKey = "bb_live_DRIVENSECRET_0123456789";
 const mock = createBrowserbaseMock({ apiKey });
@@ -46,15 +47,6 @@ function refOf(snapshot: string, pattern: RegExp): string {
   return ref;
 }
 
-/** The error a promise rejects with (fails the test when it resolves). */
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a failure");
-}
 
 function adapterFor(options: Partial<BrowserbaseProviderOptions> = {}) {
   const provider = createBrowserbaseProvider({ apiKey, baseURL, persistSettleMs: 10, connectTimeoutMs: 10_000, ...options });
@@ -114,16 +106,7 @@ describe("Browserbase through the Playwright adapter (real Chromium over CDP)", 
 
   it("a lost create response is outcome unknown; find(openTag) finds exactly that session, which can be adopted", async () => {
     const { adapter } = adapterFor();
-    server.use(
-      http.post(
-        `${baseURL}/v1/sessions`,
-        async ({ request }) => {
-          mock.createSession((await mock.record(request)) as Record<string, unknown>);
-          return HttpResponse.error();
-        },
-        { once: true },
-      ),
-    );
+    server.use(mock.lostCreate());
     const error = await failure(adapter.open({ openTag: "lost-open" }));
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect(mock.calls()).toEqual(["POST /v1/sessions"]);
@@ -142,16 +125,7 @@ describe("Browserbase through the Playwright adapter (real Chromium over CDP)", 
   it("through the session manager: a lost create blocks opens until reconcile() adopts exactly one session", async () => {
     const { adapter } = adapterFor();
     const manager = new BrowserSessionManager(adapter, 2);
-    server.use(
-      http.post(
-        `${baseURL}/v1/sessions`,
-        async ({ request }) => {
-          mock.createSession((await mock.record(request)) as Record<string, unknown>);
-          return HttpResponse.error();
-        },
-        { once: true },
-      ),
-    );
+    server.use(mock.lostCreate());
     try {
       await expect(manager.open()).rejects.toBeInstanceOf(OutcomeUnknownError);
       expect(manager.uncertainOpenings()).toHaveLength(1);

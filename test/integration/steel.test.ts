@@ -17,6 +17,7 @@ import { createFileProfileStore, createSteelProvider } from "../../src/steel.js"
 import { startCdpChromium, type CdpChromium } from "../helpers/cdp-chromium.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { createFakeSteel, steelBase, type FakeSteel } from "../helpers/steel-mock.js";
+import { failure } from "../helpers/failure.js";
 
 const apiKey = "ste-test-key-4f0c9b7e2a61d8";
 
@@ -34,14 +35,6 @@ function expectNoKey(...outputs: unknown[]): void {
   }
 }
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a failure");
-}
 
 beforeAll(async () => {
   [chrome, fixtures] = await Promise.all([startCdpChromium(), startFixtureServer()]);

@@ -10,6 +10,7 @@ import { ActionFailedError, OutcomeUnknownError, ProfileError, ProfileInUseError
 import { createBrowserbaseRestProvider, type BrowserbaseRestProviderOptions } from "../../src/providers/browserbase/index.js";
 import { createMemoryProfileStore } from "../../src/providers/hosted/index.js";
 import { baseURL, createBrowserbaseMock } from "../helpers/browserbase-mock.js";
+import { failure } from "../helpers/failure.js";
 
 const apiKey = "bb_live_PROFILESECRET_0123456789";
 const mock = createBrowserbaseMock({ apiKey });
@@ -40,14 +41,7 @@ function provider(options: Partial<BrowserbaseRestProviderOptions> = {}) {
   return { rest, timer };
 }
 
-async function caught(run: () => Promise<unknown>): Promise<Error> {
-  try {
-    await run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a failure");
-}
+const caught = (run: () => Promise<unknown>): Promise<Error> => failure(run());
 
 describe("contexts for granted profiles", () => {
   it("creates the context on first use, stores it and sends it to persist", async () => {
@@ -209,17 +203,7 @@ describe("awaitPersisted", () => {
 });
 
 describe("uncertain creates of a profile", () => {
-  const loseCreate = () =>
-    server.use(
-      http.post(
-        `${baseURL}/v1/sessions`,
-        async ({ request }) => {
-          mock.createSession((await mock.record(request)) as Record<string, unknown>);
-          return HttpResponse.error();
-        },
-        { once: true },
-      ),
-    );
+  const loseCreate = () => server.use(mock.lostCreate());
 
   it("holds the profile until find(openTag) resolves it; the found session is then serialised like any other", async () => {
     const { rest } = provider();

@@ -15,6 +15,7 @@ import {
 } from "../../src/errors.js";
 import { createBrowserbaseRestProvider, type BrowserbaseRestProviderOptions } from "../../src/providers/browserbase/index.js";
 import { baseURL, createBrowserbaseMock } from "../helpers/browserbase-mock.js";
+import { failure } from "../helpers/failure.js";
 
 const apiKey = "bb_live_TOPSECRET_0123456789abcdef";
 const mock = createBrowserbaseMock({ apiKey, connectUrl: "wss://connect.browserbase.test/?signingKey=abc" });
@@ -48,14 +49,7 @@ function provider(options: Partial<BrowserbaseRestProviderOptions> = {}) {
   return createBrowserbaseRestProvider({ apiKey, baseURL, sleep: fakeSleep().sleep, ...options });
 }
 
-async function caught(run: () => Promise<unknown>): Promise<Error> {
-  try {
-    await run();
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a failure");
-}
+const caught = (run: () => Promise<unknown>): Promise<Error> => failure(run());
 
 describe("create", () => {
   it("sends the exact body, in seconds, with the key header, and reads the live view", async () => {
@@ -324,17 +318,7 @@ describe("429 and no blind retries", () => {
   });
 
   it("a lost create response is outcome unknown; find(openTag) then returns exactly that session", async () => {
-    server.use(
-      http.post(
-        `${baseURL}/v1/sessions`,
-        async ({ request }) => {
-          // The session is made, then the connection drops before the answer.
-          mock.createSession((await mock.record(request)) as Record<string, unknown>);
-          return HttpResponse.error();
-        },
-        { once: true },
-      ),
-    );
+    server.use(mock.lostCreate());
     const rest = provider();
     const error = await caught(() => rest.create({ openTag: "lost-1" }));
     expect(error).toBeInstanceOf(OutcomeUnknownError);

@@ -8,6 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { OutcomeUnknownError, ProfileError, ProfileInUseError } from "../../src/errors.js";
 import { createMemoryProfileStore, createSteelRestProvider, type ProfileStore, type SteelRestProviderOptions } from "../../src/steel.js";
 import { createFakeSteel, steelBase, type FakeSteel } from "../helpers/steel-mock.js";
+import { failure } from "../helpers/failure.js";
 
 const apiKey = "ste-profile-key-2b8e61f0c4d7a9";
 const grant = { id: "whatsapp:acme:+4712345678" };
@@ -18,14 +19,6 @@ function steel(options: Partial<SteelRestProviderOptions> = {}) {
   return createSteelRestProvider({ apiKey, baseURL: steelBase, profilePollMs: 1, ...options });
 }
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a failure");
-}
 
 /** The request log as "METHOD path" lines. */
 const log = () => fake.requests.map((request) => `${request.method} ${request.path}`);

@@ -17,6 +17,7 @@ import {
 } from "../../src/errors.js";
 import { createSteelRestProvider, type SteelRestProviderOptions } from "../../src/steel.js";
 import { createFakeSteel, steelBase, type FakeSteel } from "../helpers/steel-mock.js";
+import { failure } from "../helpers/failure.js";
 
 const apiKey = "ste-unit-key-7c1d93a0be55f2";
 const server = setupServer();
@@ -26,14 +27,6 @@ function steel(options: Partial<SteelRestProviderOptions> = {}) {
   return createSteelRestProvider({ apiKey, baseURL: steelBase, ...options });
 }
 
-async function failure(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error;
-  }
-  throw new Error("expected a failure");
-}
 
 function expectNoKey(...outputs: unknown[]): void {
   for (const output of outputs) {

@@ -4,7 +4,7 @@
  */
 import type { Browserbase } from "@browserbasehq/sdk";
 import * as v from "valibot";
-import { integerIn } from "../../protocol/fields.js";
+import { baseUrlProblem, integerIn } from "../../protocol/fields.js";
 import { limits } from "../../protocol/limits.js";
 import { parseWith } from "../../protocol/parse.js";
 import { createMemoryProfileStore, type ProfileStore } from "../hosted/profile-store.js";
@@ -105,19 +105,6 @@ export const browserbaseDefaults = {
   viewport: { width: limits.viewport.widthDefault, height: limits.viewport.heightDefault },
 } as const;
 
-/** Why a base URL is unusable, or undefined. Never echoes the URL. */
-function baseUrlProblem(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "expected an absolute http(s) URL";
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "expected an http: or https: URL";
-  if (url.username !== "" || url.password !== "") return "credentials in the URL are refused; pass the key as apiKey";
-  if (url.search !== "" || url.hash !== "") return "expected no query or fragment";
-  return undefined;
-}
 
 const OptionsSchema = v.strictObject(
   {

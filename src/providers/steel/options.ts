@@ -5,7 +5,7 @@
 import type Steel from "steel-sdk";
 import * as v from "valibot";
 import { ValidationError } from "../../errors.js";
-import { integerIn } from "../../protocol/fields.js";
+import { baseUrlProblem, integerIn } from "../../protocol/fields.js";
 import { limits } from "../../protocol/limits.js";
 import { parseWith } from "../../protocol/parse.js";
 import { createMemoryProfileStore, type ProfileStore } from "../hosted/profile-store.js";
@@ -99,19 +99,6 @@ export const steelDefaults = {
   requestTimeoutMs: 60_000,
 } as const;
 
-/** Why a base URL is unusable, or undefined. Never echoes the URL (it could hold a secret). */
-function baseUrlProblem(value: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return "expected an absolute http(s) URL";
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") return "expected an http: or https: URL";
-  if (url.username !== "" || url.password !== "") return "credentials in the URL are refused; pass the key as apiKey";
-  if (url.search !== "" || url.hash !== "" || value.includes("?") || value.includes("#")) return "expected no query or fragment";
-  return undefined;
-}
 
 const plainObject = (what: string) =>
   v.custom<Record<string, unknown>>((input) => typeof input === "object" && input !== null && !Array.isArray(input), `expected ${what} as an object`);

@@ -9,6 +9,8 @@ export default defineConfig({
     worker: "src/worker/index.ts",
     browserbase: "src/browserbase.ts",
     steel: "src/steel.ts",
+    "ai-sdk": "src/ai-sdk.ts",
+    mcp: "src/mcp.ts",
     cli: "src/worker/cli.ts",
   },
   format: ["esm", "cjs"],
@@ -18,5 +20,5 @@ export default defineConfig({
   target: "es2022",
   splitting: true,
   treeshake: true,
-  external: ["playwright-core"],
+  external: ["playwright-core", "ai"],
 });

@@ -88,6 +88,11 @@ async function run(commandLine: WorkerCommandLine): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (process.argv[2] === "mcp") {
+    // `station-browser-use mcp`: the browser tools over MCP stdio (src/mcp/cli.ts).
+    const { runMcpCommand } = await import("../mcp/cli.js");
+    return runMcpCommand(process.argv.slice(3));
+  }
   let commandLine: WorkerCommandLine | "help";
   try {
     commandLine = parseWorkerCommandLine(process.argv.slice(2), process.env);

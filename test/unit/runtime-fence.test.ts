@@ -28,15 +28,22 @@ const sdkEntries = [
 ];
 
 const nodeBuiltins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+/** Model and agent SDKs: the neutral code imports none at run time (types only). */
+const modelSdks = /^(openai|@anthropic-ai\/sdk|ai|@ai-sdk\/.*|@modelcontextprotocol\/sdk)(\/|$)/;
 
-function forbiddenImports(found: string[]): Plugin {
+/** Records Node, Playwright and (imported from our own code) model-SDK imports; `bundled` SDK paths are followed. */
+function watchImports(found: string[], sdks: string[], bundled?: RegExp): Plugin {
   return {
-    name: "forbidden-imports",
+    name: "watch-imports",
     setup(builder) {
       builder.onResolve({ filter: /.*/ }, (args) => {
         if (nodeBuiltins.has(args.path) || args.path.startsWith("node:") || args.path.startsWith("playwright")) {
           found.push(`${args.path} (imported by ${args.importer})`);
           return { path: args.path, external: true };
+        }
+        if (modelSdks.test(args.path) && !args.importer.includes("node_modules")) {
+          sdks.push(args.path);
+          return bundled?.test(args.path) ? undefined : { path: args.path, external: true };
         }
         return undefined;
       });
@@ -44,8 +51,9 @@ function forbiddenImports(found: string[]): Plugin {
   };
 }
 
-async function bundle(entry: string): Promise<{ forbidden: string[]; code: string }> {
+async function bundle(entry: string, bundled?: RegExp): Promise<{ forbidden: string[]; sdks: string[]; code: string }> {
   const forbidden: string[] = [];
+  const sdks: string[] = [];
   const result = await build({
     entryPoints: [fileURLToPath(new URL(`../../${entry}`, import.meta.url))],
     bundle: true,
@@ -53,17 +61,18 @@ async function bundle(entry: string): Promise<{ forbidden: string[]; code: strin
     format: "esm",
     write: false,
     mainFields: ["module", "main"],
-    plugins: [forbiddenImports(forbidden)],
+    plugins: [watchImports(forbidden, sdks, bundled)],
     logLevel: "silent",
   });
-  return { forbidden, code: result.outputFiles[0]!.text };
+  return { forbidden, sdks: [...new Set(sdks)], code: result.outputFiles[0]!.text };
 }
 
 describe("runtime fence", () => {
   for (const entry of neutralEntries) {
-    it(`${entry} bundles for a neutral platform without Node or Playwright`, async () => {
-      const { forbidden, code } = await bundle(entry);
+    it(`${entry} bundles for a neutral platform without Node, Playwright or a model SDK`, async () => {
+      const { forbidden, sdks, code } = await bundle(entry);
       expect(forbidden).toEqual([]);
+      expect(sdks).toEqual([]);
       expect(code).not.toMatch(/\bBuffer\s*\./);
       expect(code).not.toMatch(/\bprocess\s*\.\s*(env|versions|platform|cwd|exit)/);
       expect(code.length).toBeGreaterThan(1000);
@@ -81,6 +90,18 @@ describe("runtime fence", () => {
       expect(unguarded).toEqual([]);
     });
   }
+
+  it("the AI SDK entry imports only `ai` (its optional peer) at run time", async () => {
+    const { forbidden, sdks } = await bundle("src/ai-sdk.ts");
+    expect(forbidden).toEqual([]);
+    expect(sdks).toEqual(["ai"]);
+  });
+
+  it("the MCP entry (createMcpServer) bundles with the MCP SDK for a neutral platform", async () => {
+    const { forbidden, sdks } = await bundle("src/mcp.ts", /^@modelcontextprotocol\/sdk\//);
+    expect(forbidden).toEqual([]);
+    expect(new Set(sdks)).toEqual(new Set(["@modelcontextprotocol/sdk/server/index.js", "@modelcontextprotocol/sdk/types.js"]));
+  });
 
   it("catches a Node import when one is present (the check itself works)", async () => {
     const { forbidden } = await bundle("src/providers/local/find-chromium.ts");

@@ -1,0 +1,77 @@
+import { isStationBrowserError, isValidationError, type StationBrowserErrorCode } from "../errors.js";
+import { addPage, textReply, type ToolReply } from "./reply.js";
+
+/** What a failed call was about. */
+export interface FailureContext {
+  /** The step in words, e.g. `click`, `fill of field 2`. */
+  action: string;
+  /** True when the step may change the page (its outcome can then be unknown). */
+  mutating: boolean;
+  /** Where `command.*` fields of a protocol ValidationError sit in the tool input, e.g. `input.fields[1]`. */
+  fieldRoot: string;
+  /** Replaces backend ids with the toolset's aliases. */
+  scrub: (text: string) => string;
+  /** The call's signal: a cancelled call says so. */
+  signal?: AbortSignal | undefined;
+}
+
+/** Error codes whose message may quote the page (Playwright logs, provider bodies): shown fenced. */
+const pageQuotingCodes = new Set<StationBrowserErrorCode>(["action_failed", "timeout", "internal", "provider"]);
+
+const hints: Partial<Record<StationBrowserErrorCode, string>> = {
+  stale_ref: "Refs are replaced by every observe and dropped when the page navigates: call station_browser_observe and use its new refs.",
+  ambiguous_target: "Use a ref from station_browser_observe, or add nth to the target.",
+  control_lease: "A human is controlling this session: do not act now. Wait, then observe before continuing.",
+  busy: "Another call on this session is still running; wait for its result.",
+  capacity: "Close a session or page you no longer need first.",
+  session_closed: "The session is gone; open a new one with station_browser_open if you still need a browser.",
+  profile_in_use: "This profile is already open somewhere else; use the session that has it, or close that one first.",
+  reconcile_required: "An earlier open has an unknown outcome; no new session can be opened until the host reconciles it.",
+  url_policy: "Only http(s) URLs without credentials, and about:blank, can be opened.",
+};
+
+const unknownAdvice =
+  "It may or may not have taken effect. Call station_browser_observe to see the page before deciding; do not repeat it blindly.";
+
+/** A `ValidationError` of the protocol, with `command.*` renamed to where the field sits in the tool input. */
+export function renameField(field: string, fieldRoot: string): string {
+  return field === "command" || field.startsWith("command.") || field.startsWith("command[") ? fieldRoot + field.slice("command".length) : field;
+}
+
+/** The message of an invalid-input error result: `error: input.fields[0].target.ref: expected …`. */
+export function invalidInputReply(message: string): ToolReply {
+  return textReply([`error: ${message}`], true);
+}
+
+/**
+ * Turns anything a backend threw into an error reply: outcome `failed`, or
+ * `unknown` when the step may have happened (an `OutcomeUnknownError`, or a
+ * mutating step cancelled midway). Never throws.
+ */
+export function failureReply(error: unknown, context: FailureContext): ToolReply {
+  if (isValidationError(error)) {
+    const field = renameField(error.field, context.fieldRoot);
+    const problem = error.message.startsWith(`${error.field}: `) ? error.message.slice(error.field.length + 2) : error.message;
+    return invalidInputReply(context.scrub(`${field}: ${problem}`));
+  }
+  const code: StationBrowserErrorCode | undefined = isStationBrowserError(error) ? error.code : undefined;
+  const message = context.scrub(error instanceof Error ? error.message : String(error));
+  const cancelled = context.signal?.aborted === true;
+  const notStarted = /before it started/.test(message);
+  // Reading has no effect, so a read whose answer was lost simply failed.
+  const unknown = context.mutating && (code === "outcome_unknown" || (cancelled && !notStarted));
+  if (unknown) {
+    const reason = cancelled ? "the call was cancelled while it ran" : "its completion could not be confirmed";
+    return textReply([`outcome: unknown — ${context.action}: ${reason}.`, unknownAdvice], true);
+  }
+  if (cancelled) return textReply([`outcome: failed — ${context.action} was cancelled${notStarted ? " before it ran" : ""}.`], true);
+  const hint = code ? hints[code] : undefined;
+  const label = code ?? "error";
+  if (code === undefined || pageQuotingCodes.has(code)) {
+    const reply = textReply([`outcome: failed — ${context.action} (${label}); details from the browser:`], true);
+    addPage(reply, message);
+    if (hint) reply.parts.push({ kind: "text", text: hint });
+    return reply;
+  }
+  return textReply([`outcome: failed — ${context.action} (${label}): ${message}`, ...(hint ? [hint] : [])], true);
+}

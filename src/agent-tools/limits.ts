@@ -1,0 +1,38 @@
+/**
+ * Every number the agent tools fix, in one place. Limits of the command
+ * vocabulary itself live in `src/protocol/limits.ts`.
+ */
+const KiB = 1024;
+
+/** Defaults and bounds of {@link createBrowserAgentTools}. */
+export const agentToolLimits = {
+  /** Text returned to the model per call (UTF-8 bytes): default, floor and ceiling. */
+  textBytesDefault: 16 * KiB,
+  textBytesMin: 1 * KiB,
+  textBytesMax: 1024 * KiB,
+  /** The "what changed on the page" part of an action result (UTF-8 bytes): default and ceiling; 0 turns it off. */
+  changeSummaryBytesDefault: 1 * KiB,
+  changeSummaryBytesMax: 16 * KiB,
+  /** Visible text read from a page per probe (characters), before the text budget applies. */
+  pageTextChars: 100_000,
+  /** Fields one `fill` call may set. */
+  formFields: 50,
+  /** Host secrets: how many, name length, shortest and longest value. */
+  secrets: 64,
+  secretNameLength: 64,
+  secretValueMin: 4,
+  /** Values typed into password fields shorter than this are not redacted (they would blank ordinary text). */
+  typedPasswordMin: 3,
+  /** Granted profile ids per toolset. */
+  profileIds: 256,
+  /** Random bytes in an untrusted-content fence nonce (hex-encoded: twice as many characters). */
+  fenceNonceBytes: 8,
+  /** Lines of page text shown per direction in a change summary, before the byte budget applies. */
+  changeSummaryLines: 20,
+  /** The same after a navigation (added lines only). */
+  changeSummaryLinesNavigated: 5,
+  /** Elements listed by `observe` in DOM mode: default. */
+  domElementsDefault: 150,
+  /** How long a probe of the page (visible text, focused field) may take (ms). */
+  probeTimeoutMs: 5_000,
+} as const;

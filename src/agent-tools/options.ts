@@ -1,0 +1,129 @@
+import * as v from "valibot";
+import { integerIn, profileId } from "../protocol/fields.js";
+import { limits } from "../protocol/limits.js";
+import { OpenOptionsSchema, type OpenOptions } from "../protocol/open-options.js";
+import { parseWith } from "../protocol/parse.js";
+import type { BrowserBackend } from "../protocol/backend.js";
+import { agentToolLimits } from "./limits.js";
+
+/** Tool groups beyond the default set, enabled by option. */
+export const agentToolGroups = ["coordinates", "diagnostics", "downloads"] as const;
+/** A tool group beyond the default set. */
+export type AgentToolGroup = (typeof agentToolGroups)[number];
+
+/** Options of {@link createBrowserAgentTools}. */
+export interface BrowserAgentToolsOptions {
+  /**
+   * The browser backend: a `BrowserUseClient` (remote worker) or a
+   * `BrowserSessionManager` (in-process) — anything that implements `BrowserBackend`.
+   */
+  client: BrowserBackend;
+  /** Sessions this toolset may hold open at once (1–256). */
+  maxSessions: number;
+  /** Host profile ids the model may open (each at most once at a time). Default: none. */
+  profileIds?: readonly string[];
+  /**
+   * Host secrets by name (`{ github_password: "…" }`). The model names a
+   * secret (`secret: "github_password"`) where it would type a value and never
+   * sees the value; every value is redacted from every text result. Values
+   * need at least 4 characters.
+   */
+  secrets?: Readonly<Record<string, string>>;
+  /** Bytes of text per tool result (UTF-8; 1 KiB–1 MiB). Default 16 KiB. */
+  maxTextBytes?: number;
+  /** Extra tool groups: `coordinates` (mouse by CSS pixels), `diagnostics` (console and network events), `downloads`. */
+  groups?: readonly AgentToolGroup[];
+  /** Bytes of the "what changed on the page" summary of action results (0 turns it off, max 16 KiB). Default 1 KiB. */
+  changeSummaryBytes?: number;
+  /** Open options the host fixes for every session (viewport, console text). The model cannot set them. */
+  open?: Pick<OpenOptions, "viewport" | "consoleText">;
+}
+
+/** Options after validation, with every default filled in. */
+export interface ResolvedBrowserAgentToolsOptions {
+  backend: BrowserBackend;
+  maxSessions: number;
+  profileIds: ReadonlySet<string>;
+  secrets: ReadonlyMap<string, string>;
+  maxTextBytes: number;
+  groups: ReadonlySet<AgentToolGroup>;
+  changeSummaryBytes: number;
+  open: Pick<OpenOptions, "viewport" | "consoleText">;
+}
+
+const backendMethods = ["open", "execute", "closeSession", "list", "checkpoint", "resumeCheckpoint", "control", "reconcile"] as const;
+
+const isBackend = (value: unknown) =>
+  typeof value === "object" && value !== null && backendMethods.every((method) => typeof (value as Record<string, unknown>)[method] === "function");
+
+// Messages never echo a secret value.
+const SecretValueSchema = v.pipe(
+  v.string("expected the secret's value as a string"),
+  v.minLength(agentToolLimits.secretValueMin, `expected at least ${agentToolLimits.secretValueMin} characters (shorter values cannot be redacted safely)`),
+  v.maxLength(limits.valueLength, `longer than ${limits.valueLength} characters`),
+);
+
+const OptionsSchema = v.strictObject(
+  {
+    client: v.custom<BrowserBackend>(isBackend, `expected a BrowserBackend (a BrowserUseClient or a BrowserSessionManager) with ${backendMethods.join(", ")}`),
+    maxSessions: integerIn(1, limits.manager.maxSessionsMax),
+    profileIds: v.optional(
+      v.pipe(
+        v.array(profileId, "expected an array of profile ids"),
+        v.maxLength(agentToolLimits.profileIds, `at most ${agentToolLimits.profileIds} profile ids`),
+      ),
+    ),
+    secrets: v.optional(
+      v.pipe(
+        v.record(
+          v.pipe(
+            v.string(),
+            v.regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, "expected a secret name of letters, digits, '_', '.' or '-'"),
+            v.maxLength(agentToolLimits.secretNameLength, `secret names have at most ${agentToolLimits.secretNameLength} characters`),
+          ),
+          SecretValueSchema,
+          "expected an object of secret name → value",
+        ),
+        v.check((record) => Object.keys(record).length <= agentToolLimits.secrets, `at most ${agentToolLimits.secrets} secrets`),
+      ),
+    ),
+    maxTextBytes: v.optional(integerIn(agentToolLimits.textBytesMin, agentToolLimits.textBytesMax)),
+    groups: v.optional(
+      v.array(
+        v.picklist(
+          agentToolGroups,
+          `expected one of ${agentToolGroups.map((group) => `"${group}"`).join(", ")} (recordings are not part of BrowserBackend, so there is no recordings group)`,
+        ),
+        "expected an array of tool groups",
+      ),
+    ),
+    changeSummaryBytes: v.optional(integerIn(0, agentToolLimits.changeSummaryBytesMax)),
+    open: v.optional(v.pick(OpenOptionsSchema, ["viewport", "consoleText"])),
+  },
+  "expected an options object",
+);
+
+/**
+ * Validates the options of {@link createBrowserAgentTools} and fills in the
+ * defaults.
+ *
+ * @throws `ValidationError` naming the option, e.g. `options.profileIds[1]: expected a profile id…`.
+ * @example
+ * ```ts
+ * const resolved = resolveBrowserAgentToolsOptions({ client, maxSessions: 1 });
+ * resolved.maxTextBytes; // 16384
+ * ```
+ */
+export function resolveBrowserAgentToolsOptions(options: BrowserAgentToolsOptions): ResolvedBrowserAgentToolsOptions {
+  const parsed = parseWith(OptionsSchema, options, "options");
+  return {
+    backend: parsed.client,
+    maxSessions: parsed.maxSessions,
+    profileIds: new Set(parsed.profileIds ?? []),
+    secrets: new Map(Object.entries(parsed.secrets ?? {})),
+    maxTextBytes: parsed.maxTextBytes ?? agentToolLimits.textBytesDefault,
+    groups: new Set(parsed.groups ?? []),
+    changeSummaryBytes: parsed.changeSummaryBytes ?? agentToolLimits.changeSummaryBytesDefault,
+    open: parsed.open ?? {},
+  };
+}

@@ -1,0 +1,158 @@
+import { ValidationError } from "../errors.js";
+import type { BrowserCommand, BrowserCommandInput } from "../protocol/commands.js";
+import { safeParseCommand } from "../protocol/parse.js";
+import type { ActionResult, DialogInfo, PageInfo } from "../protocol/results.js";
+import type { ToolContext } from "./define-tool.js";
+import { failureReply, invalidInputReply, renameField } from "./failure.js";
+import { agentToolLimits } from "./limits.js";
+import { probePage, summarizeChange, type ChangeSummary, type PageProbe } from "./page-probe.js";
+import { addPage, addText, textReply, type ToolReply } from "./reply.js";
+import { CancelledError, isRefusal, type SessionEntry } from "./sessions.js";
+
+/**
+ * Runs `work` on the session named by `alias` (or the only one), after the
+ * session's earlier calls. An unknown alias is an input error naming
+ * `input.session`.
+ */
+export async function onSession(
+  context: ToolContext,
+  alias: string | undefined,
+  work: (entry: SessionEntry) => Promise<ToolReply>,
+): Promise<ToolReply> {
+  const entry = context.sessions.get(alias);
+  if (isRefusal(entry)) return invalidInputReply(`${entry.field}: ${entry.message}`);
+  try {
+    return await context.sessions.exclusive(entry, context.signal, () => work(entry));
+  } catch (error) {
+    if (error instanceof CancelledError) return textReply(["outcome: failed — cancelled before it started."], true);
+    throw error;
+  }
+}
+
+/** Parses one command with the protocol's parser, `command.*` fields renamed to `fieldRoot.*`. */
+export function parseStep<const Input extends BrowserCommandInput>(command: Input, fieldRoot: string): Extract<BrowserCommand, { op: Input["op"] }> {
+  const parsed = safeParseCommand(command);
+  if (parsed.ok) return parsed.value as Extract<BrowserCommand, { op: Input["op"] }>;
+  throw new ValidationError(renameField(parsed.error.field, fieldRoot), parsed.error.message.slice(parsed.error.field.length + 2));
+}
+
+/** One backend command of a tool call. */
+export interface Step {
+  command: BrowserCommand;
+  /** Words for results: `click`, `field 2`. */
+  label: string;
+  /** Where the command's fields sit in the tool input (`input`, `input.fields[1]`). */
+  fieldRoot: string;
+  /** Text this step types: redacted from now on if it lands in a password field. */
+  typed?: string;
+}
+
+/** The part of a result every action shares: outcome, where the page is and what changed. */
+type ActionLike = Partial<ActionResult> & { url: string; title: string; challenge?: unknown };
+
+/**
+ * Runs the steps of one tool call in order on one session and reports the
+ * outcome of the last, with a bounded summary of the change in visible text.
+ * Stops at the first failure; an unknown outcome is reported as unknown,
+ * never retried.
+ */
+export async function runSteps(
+  context: ToolContext,
+  entry: SessionEntry,
+  steps: readonly Step[],
+  what: string,
+  note?: (result: unknown) => string | undefined,
+): Promise<ToolReply> {
+  const { backend, options, signal } = context;
+  const summarize = options.changeSummaryBytes > 0;
+  const before = summarize ? await probePage(backend, entry.id, true, signal) : undefined;
+  let last: ActionLike | undefined;
+  let after: PageProbe | undefined;
+  for (const [index, step] of steps.entries()) {
+    try {
+      last = (await backend.execute(entry.id, step.command, signal ? { signal } : {})) as ActionLike;
+    } catch (error) {
+      // Part of the text may have landed before the failure.
+      if (step.typed !== undefined && ((await probePage(backend, entry.id, false, signal))?.passwordFocused ?? true)) rememberPassword(context, step.typed);
+      const reply = failureReply(error, {
+        action: steps.length > 1 ? `${what}, ${step.label}` : what,
+        mutating: true,
+        fieldRoot: step.fieldRoot,
+        scrub: (text) => context.sessions.scrub(text),
+        signal,
+      });
+      if (index > 0) addText(reply, `steps done before it: ${steps.slice(0, index).map((done) => done.label).join(", ")}`);
+      return reply;
+    }
+    const final = index === steps.length - 1;
+    if (step.typed !== undefined || (final && summarize)) {
+      const probe = await probePage(backend, entry.id, final && summarize, signal);
+      if (final) after = probe;
+      // A failed probe cannot tell: treat the typed text as a password.
+      if (step.typed !== undefined && (probe?.passwordFocused ?? true)) rememberPassword(context, step.typed);
+    }
+  }
+  const extra = last === undefined ? undefined : note?.(last);
+  const reply = textReply([`outcome: ok — ${what} in ${entry.alias}${extra === undefined ? "" : `; ${extra}`}`]);
+  const facts = last ? actionFacts(last) : { lines: [], page: [] };
+  reply.parts.push(...facts.lines.map((text) => ({ kind: "text" as const, text })));
+  if (summarize) {
+    const change = describeChange(before, after, last?.navigated === true, options.changeSummaryBytes);
+    addText(reply, change.headline);
+    if (change.lines) facts.page.push(change.lines);
+  }
+  return addPage(reply, facts.page.join("\n"));
+}
+
+function rememberPassword(context: ToolContext, typed: string): void {
+  if (typed.length >= agentToolLimits.typedPasswordMin) context.redactor.add(typed, "[redacted]");
+}
+
+/** Where the page is after an action: our own lines, and website content (URL, title, new pages, dialog text) for the fence. */
+export function actionFacts(result: ActionLike): { lines: string[]; page: string[] } {
+  const newPages = result.newPages ?? [];
+  const facts = [
+    result.navigated === undefined ? undefined : `navigated: ${result.navigated ? "yes" : "no"}`,
+    newPages.length ? `new pages: ${newPages.map((page) => page.pageId).join(", ")}` : undefined,
+    result.dialog ? `dialog: ${describeDialog(result.dialog)}` : undefined,
+  ].filter((fact) => fact !== undefined);
+  const challenge = describeChallenge(result.challenge);
+  const lines = [...(facts.length ? [facts.join("; ")] : []), ...(challenge ? [challenge] : [])];
+  const page = [`url: ${result.url}`, `title: ${JSON.stringify(result.title)}`];
+  for (const opened of newPages) page.push(describePage(opened, "new page"));
+  if (result.dialog?.message) page.push(`dialog message: ${JSON.stringify(result.dialog.message)}`);
+  return { lines, page };
+}
+
+/** Adds {@link actionFacts} to a reply. */
+export function describeAction(reply: ToolReply, result: ActionLike): ToolReply {
+  const facts = actionFacts(result);
+  reply.parts.push(...facts.lines.map((text) => ({ kind: "text" as const, text })));
+  return addPage(reply, facts.page.join("\n"));
+}
+
+/** One page as `p2 (selected): url … title "…"` (website content: goes in a page part). */
+export function describePage(page: PageInfo, label = "page"): string {
+  return `${label} ${page.pageId}${page.selected ? " (selected)" : ""}: ${page.url} ${JSON.stringify(page.title)}`;
+}
+
+function describeDialog(dialog: DialogInfo): string {
+  const article = /^[aeiou]/.test(dialog.type) ? "an" : "a";
+  return `${article} ${dialog.type} appeared and was ${dialog.handled}${dialog.unexpected ? " at once (no dialog policy was set; use station_browser_dialog before the action to accept one)" : " by your dialog policy"}`;
+}
+
+/** A challenge a backend reported (the engine does not detect challenges yet; nothing is guessed here). */
+function describeChallenge(challenge: unknown): string | undefined {
+  if (typeof challenge !== "object" || challenge === null) return undefined;
+  const state = (challenge as { state?: unknown }).state;
+  if (state !== "challenge" && state !== "blocked" && state !== "throttled") return undefined;
+  return `challenge: the page shows a ${state} (bot check or block). Stop acting on this page and ask the user to take over the session.`;
+}
+
+/** The change summary: a headline of ours and the changed lines (website content). */
+function describeChange(before: PageProbe | undefined, after: PageProbe | undefined, navigated: boolean, maxBytes: number): ChangeSummary {
+  if (before?.text === undefined || after?.text === undefined) {
+    return { headline: "page text: change not available (the page could not be read before and after)", lines: "" };
+  }
+  return summarizeChange(before.text, after.text, maxBytes, navigated);
+}

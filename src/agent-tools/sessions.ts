@@ -1,0 +1,210 @@
+import type { ManagedSessionInfo } from "../lifecycle/manager.js";
+
+/** A session this toolset opened, under its alias. */
+export interface SessionEntry {
+  alias: string;
+  id: string;
+  profileId: string | undefined;
+  openTag: string | undefined;
+  /** Tail of this session's call chain: calls run one after another. */
+  tail: Promise<void>;
+}
+
+/** An open or resume whose outcome is unknown. */
+export interface UncertainOpening {
+  kind: "open" | "resume";
+  /** The tag to reconcile with; a resume has none (the backend's resume takes no tag). */
+  openTag: string | undefined;
+  profileId: string | undefined;
+}
+
+/** Why an open is refused, with the input field to name. */
+export interface Refusal {
+  field: string;
+  message: string;
+}
+
+/** A held slot for an open in progress. */
+export interface Reservation {
+  release(): void;
+}
+
+const uuid = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
+const foreignSession = new RegExp(`\\bs_${uuid}\\b`, "gi");
+const foreignCheckpoint = new RegExp(`\\bcp_${uuid}\\b`, "gi");
+const openTagPattern = new RegExp(`\\btools-${uuid}\\b`, "gi");
+const clientContext = /\s*\(worker method [^)]*\)/g;
+const clientHint = /[.;] to find out: [\s\S]*$/i;
+
+/**
+ * The sessions and checkpoints of one toolset, by the aliases the model
+ * sees (`s1`, `c1`…). Aliases are never reused and exist only here, so a
+ * model can address nothing it did not open through this toolset. Admission
+ * (`maxSessions`, granted profiles, one open per profile, no opens while an
+ * opening is uncertain) is decided here.
+ */
+export class SessionRegistry {
+  private sessionCounter = 0;
+  private checkpointCounter = 0;
+  private readonly sessions = new Map<string, SessionEntry>();
+  private readonly checkpoints = new Map<string, { id: string; profileId: string | undefined }>();
+  /** Every backend id ever seen → its alias, to keep ids out of messages. */
+  private readonly aliasOfId = new Map<string, string>();
+  private readonly reservedProfiles = new Set<string>();
+  private opening = 0;
+  readonly uncertain = new Set<UncertainOpening>();
+  closed = false;
+
+  constructor(
+    private readonly maxSessions: number,
+    private readonly profileIds: ReadonlySet<string>,
+  ) {}
+
+  /** Holds a slot (and the profile) for an open, or says why not. */
+  reserve(profileId: string | undefined, profileField: string): Reservation | Refusal {
+    if (this.closed) return { field: "input", message: "this toolset is closed; no new sessions can be opened" };
+    if (this.uncertain.size > 0) {
+      return {
+        field: "input",
+        message: `an earlier open has an unknown outcome (${this.uncertain.size} uncertain); no new session can be opened until the host reconciles it`,
+      };
+    }
+    if (profileId !== undefined) {
+      if (!this.profileIds.has(profileId)) {
+        const granted = [...this.profileIds];
+        return { field: profileField, message: granted.length ? `not a granted profile; granted: ${granted.join(", ")}` : "no profiles are granted to this toolset" };
+      }
+      const holder = [...this.sessions.values()].find((entry) => entry.profileId === profileId);
+      if (holder) return { field: profileField, message: `profile ${profileId} is already open in session ${holder.alias}; use it, or close it first` };
+      if (this.reservedProfiles.has(profileId)) return { field: profileField, message: `profile ${profileId} is being opened by another call` };
+    }
+    if (this.sessions.size + this.opening >= this.maxSessions) {
+      return { field: "input", message: `all ${this.maxSessions} sessions of this toolset are open; close one with station_browser_close first` };
+    }
+    this.opening++;
+    if (profileId !== undefined) this.reservedProfiles.add(profileId);
+    let released = false;
+    return {
+      release: () => {
+        if (released) return;
+        released = true;
+        this.opening--;
+        if (profileId !== undefined) this.reservedProfiles.delete(profileId);
+      },
+    };
+  }
+
+  /** Adopts an opened session under a new alias. */
+  add(info: ManagedSessionInfo, openTag: string | undefined): SessionEntry {
+    const entry: SessionEntry = {
+      alias: `s${++this.sessionCounter}`,
+      id: info.id,
+      profileId: info.profileId,
+      openTag,
+      tail: Promise.resolve(),
+    };
+    this.sessions.set(entry.alias, entry);
+    this.aliasOfId.set(info.id, entry.alias);
+    return entry;
+  }
+
+  /** The session of `alias`, or the only open one when `alias` is left out. */
+  get(alias: string | undefined): SessionEntry | Refusal {
+    if (alias !== undefined) {
+      const entry = this.sessions.get(alias);
+      if (entry) return entry;
+      const open = this.aliases();
+      return { field: "input.session", message: `no session ${alias} in this toolset${open.length ? `; open sessions: ${open.join(", ")}` : "; open one with station_browser_open"}` };
+    }
+    const [only, ...others] = this.sessions.values();
+    if (only && others.length === 0) return only;
+    return only
+      ? { field: "input.session", message: `required while several sessions are open (${this.aliases().join(", ")})` }
+      : { field: "input.session", message: "no session is open; open one with station_browser_open first" };
+  }
+
+  /** Open sessions, in opening order. */
+  list(): SessionEntry[] {
+    return [...this.sessions.values()];
+  }
+
+  aliases(): string[] {
+    return [...this.sessions.keys()];
+  }
+
+  remove(entry: SessionEntry): void {
+    this.sessions.delete(entry.alias);
+  }
+
+  /** Keeps a checkpoint under a new alias (`c1`, …). */
+  addCheckpoint(id: string, profileId: string | undefined): string {
+    const alias = `c${++this.checkpointCounter}`;
+    this.checkpoints.set(alias, { id, profileId });
+    this.aliasOfId.set(id, alias);
+    return alias;
+  }
+
+  checkpoint(alias: string): { id: string; profileId: string | undefined } | Refusal {
+    return this.checkpoints.get(alias) ?? { field: "input.checkpoint", message: `no checkpoint ${alias} in this toolset` };
+  }
+
+  /**
+   * `text` as a model may see it: this toolset's backend ids replaced by
+   * aliases, any other session or checkpoint id and open tag hidden, and the
+   * client's call context (station, method) left out.
+   */
+  scrub(text: string): string {
+    let result = text.replace(clientHint, "").replace(clientContext, "");
+    for (const [id, alias] of this.aliasOfId) if (result.includes(id)) result = result.split(id).join(alias);
+    return result.replace(foreignSession, "[another session]").replace(foreignCheckpoint, "[a checkpoint]").replace(openTagPattern, "[open tag]");
+  }
+
+  /**
+   * Runs `work` after every earlier call on the session has finished, so one
+   * toolset never races itself into `busy`. A cancelled wait runs nothing.
+   */
+  async exclusive<T>(entry: SessionEntry, signal: AbortSignal | undefined, work: () => Promise<T>): Promise<T> {
+    const previous = entry.tail;
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    entry.tail = previous.then(() => gate);
+    try {
+      await untilAborted(previous, signal);
+      return await work();
+    } finally {
+      release();
+    }
+  }
+}
+
+/** Waits for `promise`, or rejects as soon as `signal` aborts. */
+function untilAborted(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(new CancelledError());
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(new CancelledError());
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      },
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      },
+    );
+  });
+}
+
+/** A call cancelled before it reached the backend. */
+export class CancelledError extends Error {
+  constructor() {
+    super("cancelled before it started");
+    this.name = "CancelledError";
+  }
+}
+
+/** True for a refusal rather than a value. */
+export const isRefusal = (value: unknown): value is Refusal =>
+  typeof value === "object" && value !== null && "field" in value && "message" in value && !("alias" in value);

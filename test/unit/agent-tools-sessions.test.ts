@@ -1,0 +1,242 @@
+import { describe, expect, it } from "vitest";
+import { createBrowserAgentTools, type AgentTool, type BrowserAgentToolsOptions } from "../../src/agent-tools/index.js";
+import { OutcomeUnknownError } from "../../src/errors.js";
+import type { ManagedSessionInfo } from "../../src/lifecycle/manager.js";
+import { createStubBackend } from "../helpers/agent-tools-stub-backend.js";
+
+function toolsetOver(stub: ReturnType<typeof createStubBackend>, options: Partial<BrowserAgentToolsOptions> = {}) {
+  const toolset = createBrowserAgentTools({ client: stub.backend, maxSessions: 2, profileIds: ["research"], ...options });
+  const byName = Object.fromEntries(toolset.tools.map((tool) => [tool.name.replace("station_browser_", ""), tool])) as Record<string, AgentTool>;
+  const call = (name: string, input: unknown = {}, signal?: AbortSignal) => byName[name]!.execute(input, signal ? { signal } : {});
+  return { toolset, call };
+}
+
+const idOf = (stub: ReturnType<typeof createStubBackend>, index = 0) => [...stub.sessions.keys()][index]!;
+
+describe("scoping", () => {
+  it("gives each toolset its own aliases: another toolset's alias is refused and never reaches its session", async () => {
+    const stub = createStubBackend();
+    const a = toolsetOver(stub);
+    const b = toolsetOver(stub);
+    expect((await a.call("open")).text).toContain("session s1 is open");
+    const refused = await b.call("observe", { session: "s1" });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toBe("error: input.session: no session s1 in this toolset; open one with station_browser_open");
+    expect(stub.calls.filter((call) => call.method === "execute")).toEqual([]);
+    await b.call("open");
+    await b.call("click", { session: "s1", target: "e1" });
+    const clicks = stub.calls.filter((call) => call.command?.op === "click");
+    expect(clicks).toHaveLength(1);
+    expect(clicks[0]!.sessionId).toBe(idOf(stub, 1));
+  });
+
+  it("opens only granted profiles, each at most once at a time, within maxSessions", async () => {
+    const stub = createStubBackend();
+    const { call } = toolsetOver(stub);
+    const ungranted = await call("open", { profile: "work" });
+    expect(ungranted.text).toBe("error: input.profile: not a granted profile; granted: research");
+    expect((await call("open", { profile: "research" })).text).toContain("session s1 is open with profile research");
+    expect((await call("open", { profile: "research" })).text).toBe(
+      "error: input.profile: profile research is already open in session s1; use it, or close it first",
+    );
+    await call("open");
+    const full = await call("open");
+    expect(full.isError).toBe(true);
+    expect(full.text).toMatch(/all 2 sessions of this toolset are open; close one with station_browser_close first/);
+    expect((await call("close", { session: "s1" })).text).toBe("outcome: ok — session s1 is closed");
+    expect((await call("open", { profile: "research" })).text).toContain("session s3 is open with profile research");
+    expect(stub.calls.filter((entry) => entry.method === "open")).toHaveLength(3);
+  });
+
+  it("never shows backend session ids: messages name the alias", async () => {
+    const stub = createStubBackend();
+    const { call } = toolsetOver(stub);
+    await call("open");
+    const id = idOf(stub);
+    stub.sessions.delete(id);
+    const result = await call("click", { target: "e1" });
+    expect(result.isError).toBe(true);
+    expect(result.text).toContain("Browser session s1 does not exist");
+    expect(result.text).not.toContain(id);
+  });
+
+  it("asks for the session when several are open", async () => {
+    const { call } = toolsetOver(createStubBackend());
+    await call("open");
+    await call("open");
+    expect((await call("observe")).text).toBe("error: input.session: required while several sessions are open (s1, s2)");
+  });
+});
+
+describe("uncertain openings", () => {
+  it("records a lost open, refuses further opens, and reconcile() closes the session it finds", async () => {
+    let lose = true;
+    let lost: ManagedSessionInfo | undefined;
+    const stub = createStubBackend({
+      open: (options) => {
+        if (!lose) return undefined;
+        lose = false;
+        lost = stub.addSession(options);
+        return Promise.reject(new OutcomeUnknownError("the answer to open was lost"));
+      },
+    });
+    const { toolset, call } = toolsetOver(stub);
+    const first = await call("open");
+    expect(first.isError).toBe(true);
+    expect(first.text).toMatch(/^outcome: unknown — opening a session: its completion could not be confirmed\./);
+    expect(toolset.uncertainOpenings()).toBe(1);
+    const refused = await call("open");
+    expect(refused.text).toMatch(/^error: input: an earlier open has an unknown outcome/);
+    expect(stub.calls.filter((entry) => entry.method === "open")).toHaveLength(1);
+    const report = await toolset.reconcile();
+    expect(lost).toBeDefined();
+    expect(report).toEqual({ resolved: 1, closed: [{ sessionId: lost!.id }], unresolved: [] });
+    expect(stub.sessions.size).toBe(0);
+    expect(toolset.uncertainOpenings()).toBe(0);
+    expect((await call("open")).text).toContain("is open");
+    const reopened = idOf(stub);
+    expect(await toolset.close()).toEqual({ closed: [{ sessionId: reopened, alias: "s1" }], unresolved: [] });
+  });
+
+  it("settles an opening that never happened, and keeps one whose reconcile fails", async () => {
+    const stub = createStubBackend({ open: () => Promise.reject(new OutcomeUnknownError("lost")) });
+    const { toolset, call } = toolsetOver(stub);
+    await call("open");
+    const reconcile = stub.backend.reconcile.bind(stub.backend);
+    stub.backend.reconcile = () => Promise.reject(new Error("worker unreachable"));
+    expect((await toolset.reconcile()).unresolved).toEqual([{ openTag: expect.stringMatching(/^tools-/), reason: "reconcile failed: worker unreachable" }]);
+    expect(toolset.uncertainOpenings()).toBe(1);
+    stub.backend.reconcile = reconcile;
+    expect(await toolset.reconcile()).toEqual({ resolved: 1, closed: [], unresolved: [] });
+  });
+
+  it("treats an open cancelled while running as uncertain, and closes the session if it arrives later", async () => {
+    let finish!: (info: ManagedSessionInfo) => void;
+    const stub = createStubBackend({ open: (options) => new Promise((resolve) => (finish = () => resolve(stub.addSession(options)))) });
+    const { toolset, call } = toolsetOver(stub);
+    const controller = new AbortController();
+    const pending = call("open", {}, controller.signal);
+    controller.abort();
+    const result = await pending;
+    expect(result.text).toMatch(/^outcome: unknown — opening a session: the call was cancelled while it ran\./);
+    expect(toolset.uncertainOpenings()).toBe(1);
+    finish(undefined as never);
+    await expect.poll(() => toolset.uncertainOpenings()).toBe(0);
+    expect(stub.sessions.size).toBe(0);
+  });
+});
+
+describe("close()", () => {
+  it("counts a session already gone as closed, leaves one under a human lease open, and can be retried", async () => {
+    const stub = createStubBackend();
+    const { toolset, call } = toolsetOver(stub);
+    await call("open");
+    await call("open");
+    const [gone, held] = [idOf(stub, 0), idOf(stub, 1)];
+    stub.sessions.delete(gone);
+    stub.setControl(held, "human");
+    const closeTool = await call("close", { session: "s2" });
+    expect(closeTool.text).toBe("outcome: failed — a human is controlling session s2; it stays open until they are done.");
+    const first = await toolset.close();
+    expect(first.closed).toEqual([{ sessionId: gone, alias: "s1" }]);
+    expect(first.unresolved).toEqual([{ sessionId: held, alias: "s2", reason: "a human holds the control lease; close again after it ends" }]);
+    expect(stub.sessions.has(held)).toBe(true);
+    expect((await call("observe", { session: "s2" })).text).toBe("error: this browser toolset is closed");
+    stub.setControl(held, "automation");
+    expect(await toolset.close()).toEqual({ closed: [{ sessionId: held, alias: "s2" }], unresolved: [] });
+    expect(stub.sessions.size).toBe(0);
+  });
+});
+
+describe("calls", () => {
+  it("passes the caller's signal to the backend and reports a cancelled action as unknown", async () => {
+    let seen: AbortSignal | undefined;
+    const stub = createStubBackend({
+      execute: (_id, command, options) => {
+        if (command.op !== "click") return undefined;
+        seen = options.signal;
+        return new Promise((_resolve, reject) => options.signal?.addEventListener("abort", () => reject(new Error("aborted by signal"))));
+      },
+    });
+    const { call } = toolsetOver(stub, { changeSummaryBytes: 0 });
+    await call("open");
+    const controller = new AbortController();
+    const pending = call("click", { target: "e1" }, controller.signal);
+    await expect.poll(() => seen).toBeDefined();
+    controller.abort();
+    const result = await pending;
+    expect(seen!.aborted).toBe(true);
+    expect(result.isError).toBe(true);
+    expect(result.text).toMatch(/^outcome: unknown — click: the call was cancelled while it ran\.\nIt may or may not have taken effect\. Call station_browser_observe/);
+  });
+
+  it("reports an OutcomeUnknownError as unknown and never retries", async () => {
+    const stub = createStubBackend({ execute: (_id, command) => (command.op === "click" ? Promise.reject(new OutcomeUnknownError("lost")) : undefined) });
+    const { call } = toolsetOver(stub);
+    await call("open");
+    const result = await call("click", { target: "e1" });
+    expect(result.text).toMatch(/^outcome: unknown — click: its completion could not be confirmed\./);
+    expect(stub.calls.filter((entry) => entry.command?.op === "click")).toHaveLength(1);
+  });
+
+  it("states a challenge only when the backend's result carries one", async () => {
+    const stub = createStubBackend({
+      execute: (_id, command) =>
+        command.op === "click"
+          ? Promise.resolve({ ok: true, url: "https://example.test/", title: "Just a moment", navigated: true, newPages: [], challenge: { state: "challenge", vendor: "cloudflare", evidence: [] } })
+          : undefined,
+    });
+    const { call } = toolsetOver(stub);
+    await call("open");
+    expect((await call("click", { target: "e1" })).text).toContain(
+      "challenge: the page shows a challenge (bot check or block). Stop acting on this page and ask the user to take over the session.",
+    );
+    expect((await call("hover", { target: "e1" })).text).not.toContain("challenge");
+  });
+
+  it("runs one toolset's calls on a session one after another", async () => {
+    let running = 0;
+    let overlap = false;
+    const stub = createStubBackend({
+      execute: async () => {
+        running++;
+        if (running > 1) overlap = true;
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running--;
+        return undefined;
+      },
+    });
+    const { call } = toolsetOver(stub);
+    await call("open");
+    const results = await Promise.all([call("click", { target: "e1" }), call("hover", { target: "e2" }), call("observe")]);
+    expect(results.map((result) => result.isError ?? false)).toEqual([false, false, false]);
+    expect(overlap).toBe(false);
+  });
+});
+
+describe("secrets", () => {
+  it("fills a host secret by name: the backend gets the value, the model never sees it", async () => {
+    const stub = createStubBackend();
+    const { call } = toolsetOver(stub, { secrets: { pw: "s3cret-value!" } });
+    await call("open");
+    stub.page.text = "Your password s3cret-value! was saved";
+    const fill = await call("fill", { fields: [{ target: "e1", secret: "pw" }] });
+    expect(stub.calls.find((entry) => entry.command?.op === "fill")!.command).toMatchObject({ value: "s3cret-value!" });
+    expect(fill.text).not.toContain("s3cret-value!");
+    expect((await call("observe", { mode: "text" })).text).toContain("Your password [secret:pw] was saved");
+    expect((await call("fill", { fields: [{ target: "e1", secret: "nope" }] })).text).toBe(
+      "error: input.fields[0].secret: unknown secret; the host provides: pw",
+    );
+  });
+
+  it("redacts a value typed into a password field from later results", async () => {
+    const stub = createStubBackend({
+      execute: (_id, command) => (command.op === "evaluate" ? Promise.resolve({ value: { text: stub.page.text, password: true } }) : undefined),
+    });
+    const { call } = toolsetOver(stub);
+    await call("open");
+    await call("fill", { fields: [{ target: "e1", value: "typed-pass-1" }] });
+    stub.page.text = "echo typed-pass-1";
+    expect((await call("observe", { mode: "text" })).text).toContain("echo [redacted]");
+  });
+});

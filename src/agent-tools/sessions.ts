@@ -13,8 +13,8 @@ export interface SessionEntry {
 /** An open or resume whose outcome is unknown. */
 export interface UncertainOpening {
   kind: "open" | "resume";
-  /** The tag to reconcile with; a resume has none (the backend's resume takes no tag). */
-  openTag: string | undefined;
+  /** The tag to reconcile with (opens and resumes both send one). */
+  openTag: string;
   profileId: string | undefined;
 }
 
@@ -32,7 +32,8 @@ export interface Reservation {
 const uuid = "[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}";
 const foreignSession = new RegExp(`\\bs_${uuid}\\b`, "gi");
 const foreignCheckpoint = new RegExp(`\\bcp_${uuid}\\b`, "gi");
-const openTagPattern = new RegExp(`\\btools-${uuid}\\b`, "gi");
+/** Open tags are bare UUIDs (Steel uses them as session ids); after the prefixed ids above, any UUID left is one. */
+const openTagPattern = new RegExp(`\\b${uuid}\\b`, "gi");
 const clientContext = /\s*\(worker method [^)]*\)/g;
 const clientHint = /[.;] to find out: [\s\S]*$/i;
 

@@ -100,12 +100,6 @@ export function createBrowserAgentTools(options: BrowserAgentToolsOptions): Brow
   const reconcile = async (): Promise<ReconcileReport> => {
     const report: ReconcileReport = { resolved: 0, closed: [], unresolved: [] };
     for (const opening of [...sessions.uncertain]) {
-      if (opening.openTag === undefined) {
-        report.unresolved.push({
-          reason: "a resume with an unknown outcome cannot be reconciled (the backend's resumeCheckpoint takes no open tag); check the backend's list()",
-        });
-        continue;
-      }
       let found: ManagedSessionInfo[];
       try {
         found = await resolved.backend.reconcile(opening.openTag);

@@ -40,7 +40,8 @@ const outcomeHints: Partial<Record<WorkerMethod, (context: CallContext) => strin
   controlRelease: leaseState,
   checkpoint: (context) => `checkpoints() shows whether a checkpoint of session ${context.sessionId} was saved`,
   resume: (context) =>
-    `list() shows the sessions now open: one you did not have before may come from checkpoint ${context.checkpointId}; close any you do not want`,
+    `call reconcile("${context.openTag}") to find the session resumed from checkpoint ${context.checkpointId}; ` +
+    `resuming again with the same openTag returns that session instead of a second one`,
   deleteCheckpoint: (context) => `checkpoints() shows whether checkpoint ${context.checkpointId} is gone`,
   recordingStart: (context) => `recordings() shows whether a recording of session ${context.sessionId} started`,
   recordingStop: recordingState,

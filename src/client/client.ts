@@ -166,9 +166,16 @@ export class BrowserUseClient implements BrowserBackend {
   }
 
   /** Opens a new session from a checkpoint. Never automatic. */
-  async resumeCheckpoint(checkpointId: string, call: ClientCallOptions = {}): Promise<ManagedSessionInfo> {
-    const context = this.context("resume", { checkpointId });
-    return this.#transport.call(context, { method: "resume", checkpointId }, responseSchemas.resume, call.signal);
+  /**
+   * Opens a new session from a checkpoint. Every resume sends an `openTag`
+   * (`options.openTag`, or one made here), so a resume whose answer is lost
+   * (`OutcomeUnknownError`) is found with `reconcile(openTag)`, and repeating
+   * it with the same tag returns that session instead of a second one.
+   */
+  async resumeCheckpoint(checkpointId: string, options: ClientCallOptions & { openTag?: string } = {}): Promise<ManagedSessionInfo> {
+    const openTag = options.openTag ?? crypto.randomUUID();
+    const context = this.context("resume", { checkpointId, openTag });
+    return this.#transport.call(context, { method: "resume", checkpointId, openTag }, responseSchemas.resume, options.signal);
   }
 
   async deleteCheckpoint(checkpointId: string, call: ClientCallOptions = {}): Promise<void> {

@@ -13,7 +13,7 @@ import {
   isStationBrowserError,
 } from "../errors.js";
 import type { BrowserAdapter, BrowserHandle } from "../protocol/adapter.js";
-import { resolveExecuteOptions, type BrowserBackend, type ExecuteOptions } from "../protocol/backend.js";
+import { resolveExecuteOptions, type BrowserBackend, type ExecuteOptions, type OpenCallOptions, type ResumeOptions } from "../protocol/backend.js";
 import { isObservationCommand, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
 import { limits } from "../protocol/limits.js";
 import { OpenOptionsSchema, type OpenOptions, type ResolvedOpenOptions } from "../protocol/open-options.js";
@@ -154,7 +154,7 @@ export class BrowserSessionManager implements BrowserBackend {
    * tag is admitted (it takes the session over if the provider has it);
    * anything else gets `ReconcileRequiredError` until {@link reconcile} runs.
    */
-  async open(options: OpenOptions = {}): Promise<ManagedSessionInfo> {
+  async open(options: OpenOptions = {}, call: OpenCallOptions = {}): Promise<ManagedSessionInfo> {
     const resolved = parseWith(OpenOptionsSchema, options, "options");
     const tag = resolved.openTag;
     if (tag !== undefined) {
@@ -162,14 +162,14 @@ export class BrowserSessionManager implements BrowserBackend {
       if (pending) return pending;
       const live = this.findByOpenTag(tag)[0];
       if (live) return live;
-      const opening = this.openTagged({ ...resolved, openTag: tag }).finally(() => this.pendingOpens.delete(tag));
+      const opening = this.openTagged({ ...resolved, openTag: tag }, call.signal).finally(() => this.pendingOpens.delete(tag));
       this.pendingOpens.set(tag, opening);
       return opening;
     }
-    return this.openNew({ ...resolved, openTag: crypto.randomUUID() });
+    return this.openNew({ ...resolved, openTag: crypto.randomUUID() }, call.signal);
   }
 
-  private async openTagged(resolved: ResolvedOpenOptions & { openTag: string }): Promise<ManagedSessionInfo> {
+  private async openTagged(resolved: ResolvedOpenOptions & { openTag: string }, signal?: AbortSignal): Promise<ManagedSessionInfo> {
     if (this.ledger.isUncertain(resolved.openTag)) {
       await this.ready();
       const report = emptyReport();
@@ -179,7 +179,7 @@ export class BrowserSessionManager implements BrowserBackend {
       const unresolved = report.unresolved[0];
       if (unresolved) throw new ReconcileRequiredError(`The earlier open with tag ${resolved.openTag} is still unsettled: ${unresolved.reason}`);
     }
-    return this.openNew(resolved);
+    return this.openNew(resolved, signal);
   }
 
   /**
@@ -237,7 +237,7 @@ export class BrowserSessionManager implements BrowserBackend {
     return [...this.sessions.values()].filter((session) => session.handle.openTag === openTag).map((session) => this.info(session));
   }
 
-  private async openNew(resolved: ResolvedOpenOptions & { openTag: string }): Promise<ManagedSessionInfo> {
+  private async openNew(resolved: ResolvedOpenOptions & { openTag: string }, signal?: AbortSignal): Promise<ManagedSessionInfo> {
     await this.ready();
     this.journal.assertWritable();
     const uncertain = this.ledger.uncertainOpenings();
@@ -264,7 +264,8 @@ export class BrowserSessionManager implements BrowserBackend {
     if (profileId !== undefined) this.openProfiles.add(profileId);
     let handle: BrowserHandle;
     try {
-      handle = await this.adapter.open(resolved);
+      if (signal?.aborted) throw new ActionFailedError("open was cancelled before it started");
+      handle = await this.adapter.open(resolved, signal);
     } catch (error) {
       if (profileId !== undefined) this.openProfiles.delete(profileId);
       if (isOutcomeUnknownError(error)) this.ledger.recordUncertain(resolved, error);
@@ -460,11 +461,22 @@ export class BrowserSessionManager implements BrowserBackend {
     });
   }
 
-  /** Opens a new session from a checkpoint and navigates its pages. Never automatic. */
-  async resumeCheckpoint(checkpointId: string): Promise<ManagedSessionInfo> {
+  /**
+   * Opens a new session from a checkpoint and navigates its pages. Never
+   * automatic. With an `openTag`, a resume whose answer was lost is found
+   * with `reconcile(openTag)`, and repeating it returns that session.
+   */
+  async resumeCheckpoint(checkpointId: string, options: ResumeOptions = {}): Promise<ManagedSessionInfo> {
     await this.ready();
     const checkpoint = this.checkpointBook.get(checkpointId);
-    const info = await this.open(checkpoint.options);
+    if (options.openTag !== undefined) {
+      const again = this.findByOpenTag(options.openTag)[0];
+      if (again) return again;
+    }
+    const info = await this.open(
+      { ...checkpoint.options, ...(options.openTag === undefined ? {} : { openTag: options.openTag }) },
+      options.signal ? { signal: options.signal } : {},
+    );
     try {
       for (const [index, page] of checkpoint.pages.entries()) {
         const command: BrowserCommandInput =

@@ -13,12 +13,29 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
 }
 
+/** Per-call options of {@link BrowserBackend.open}. */
+export interface OpenCallOptions {
+  /** Cancels the open; a create already sent then has an unknown outcome (reconcile by its tag). */
+  signal?: AbortSignal;
+}
+
+/** Options of {@link BrowserBackend.resumeCheckpoint}. */
+export interface ResumeOptions {
+  /**
+   * The tag of the new session (made by the caller), so a resume whose answer
+   * is lost can be found with `reconcile(openTag)`; repeating the resume with
+   * the same tag returns that session instead of a second one.
+   */
+  openTag?: string;
+  signal?: AbortSignal;
+}
+
 /**
  * What agent tools need from a browser backend: the in-process
  * `BrowserSessionManager` and the remote `BrowserUseClient` both provide it.
  */
 export interface BrowserBackend {
-  open(options?: OpenOptions): Promise<ManagedSessionInfo>;
+  open(options?: OpenOptions, call?: OpenCallOptions): Promise<ManagedSessionInfo>;
   execute<Command extends BrowserCommand | BrowserCommandInput>(
     sessionId: string,
     command: Command,
@@ -27,7 +44,7 @@ export interface BrowserBackend {
   closeSession(sessionId: string): Promise<void>;
   list(): ManagedSessionInfo[] | Promise<ManagedSessionInfo[]>;
   checkpoint(sessionId: string): Promise<Checkpoint>;
-  resumeCheckpoint(checkpointId: string): Promise<ManagedSessionInfo>;
+  resumeCheckpoint(checkpointId: string, options?: ResumeOptions): Promise<ManagedSessionInfo>;
   liveFrame(sessionId: string): Promise<{ mimeType: "image/png"; base64: string; capturedAt: string }>;
   control(sessionId: string): Promise<ControlState>;
   /** Live sessions opened with `openTag`: how an uncertain open is resolved. */

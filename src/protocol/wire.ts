@@ -37,7 +37,7 @@ export const workerRequestSchemas = {
   control: request("control", { id: sessionId }),
   checkpoint: request("checkpoint", { id: sessionId }),
   checkpoints: request("checkpoints", {}),
-  resume: request("resume", { checkpointId: opaqueId("checkpoint id") }),
+  resume: request("resume", { checkpointId: opaqueId("checkpoint id"), openTag: v.optional(opaqueId("open tag")) }),
   deleteCheckpoint: request("deleteCheckpoint", { checkpointId: opaqueId("checkpoint id") }),
   recordingStart: request("recordingStart", { id: sessionId }),
   recordingStop: request("recordingStop", { recordingId: opaqueId("recording id") }),

@@ -25,20 +25,28 @@ export type Dispatch = (request: WorkerRequest, context: DispatchContext) => Pro
  * tenant check: a tenant reaches only what it owns.
  */
 export function createDispatch(manager: BrowserSessionManager, scope: TenantScope): Dispatch {
+  /**
+   * Runs an open under the caller's claim of its tag. When the outcome is
+   * unknown, the provider may hold a session under the tag: the claim stays
+   * the caller's, for its reconcile.
+   */
+  async function withTagClaim<T>(caller: Caller, openTag: string | undefined, run: () => Promise<T>): Promise<T> {
+    const release = openTag === undefined ? () => undefined : scope.claimTag(caller, openTag);
+    let keepClaim = false;
+    try {
+      return await run();
+    } catch (error) {
+      keepClaim = isOutcomeUnknownError(error);
+      throw error;
+    } finally {
+      if (!keepClaim) release();
+    }
+  }
+
   const handlers: { [Method in WorkerMethod]: Handler<Method> } = {
     async open({ options = {} }, { caller }) {
       if (options.profileId !== undefined) scope.profile(caller, options.profileId);
-      const release = options.openTag === undefined ? () => undefined : scope.claimTag(caller, options.openTag);
-      let keepClaim = false;
-      try {
-        return scope.adopt(caller, await manager.open(options));
-      } catch (error) {
-        // The provider may hold a session under this tag: it stays this caller's, for reconcile.
-        keepClaim = isOutcomeUnknownError(error);
-        throw error;
-      } finally {
-        if (!keepClaim) release();
-      }
+      return withTagClaim(caller, options.openTag, async () => scope.adopt(caller, await manager.open(options)));
     },
     async execute({ id, command, controlToken }, { caller, signal }) {
       scope.session(caller, id);
@@ -93,9 +101,13 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
       const mark = scope.mark();
       return scope.visibleCheckpoints(caller, await manager.checkpoints(), mark);
     },
-    async resume({ checkpointId }, { caller }) {
+    // Opens run to the end even if the client goes away: the session is then found by its tag,
+    // where a cut-off create would leave an uncertain open that blocks every caller's opens.
+    async resume({ checkpointId, openTag }, { caller }) {
       scope.checkpoint(caller, checkpointId);
-      return scope.adopt(caller, await manager.resumeCheckpoint(checkpointId));
+      return withTagClaim(caller, openTag, async () =>
+        scope.adopt(caller, await manager.resumeCheckpoint(checkpointId, openTag === undefined ? {} : { openTag })),
+      );
     },
     async deleteCheckpoint({ checkpointId }, { caller }) {
       scope.checkpoint(caller, checkpointId);

@@ -47,10 +47,10 @@ describe("an open whose answer is lost", () => {
     const lost = await open.execute({ url: fixtures.url("/index.html") });
     expect(lost.isError).toBe(true);
     expect(lost.text).toMatch(/^outcome: unknown — opening a session: its completion could not be confirmed\./);
-    expect(lost.text).not.toMatch(/tools-[0-9a-f-]{36}|s_[0-9a-f-]{36}|station local|worker method/);
+    expect(lost.text).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|station local|worker method/);
     expect(toolset.uncertainOpenings()).toBe(1);
     // The worker did open it: a live session nobody was told about.
-    const orphan = manager.list().find((session) => session.openTag.startsWith("tools-") && !known.has(session.id));
+    const orphan = manager.list().find((session) => !known.has(session.id));
     expect(orphan).toBeDefined();
     expect(manager.list()).toHaveLength(sessionsBefore + 1);
 
@@ -69,6 +69,25 @@ describe("an open whose answer is lost", () => {
     expect(closed.unresolved).toEqual([]);
     expect(closed.closed.map((session) => session.alias)).toEqual(["s1"]);
     expect(manager.list()).toHaveLength(sessionsBefore);
+  });
+
+  it("a resume whose answer is lost is uncertain too, and reconcile() finds it by its tag", async () => {
+    const toolset = createBrowserAgentTools({ client: client(), maxSessions: 2 });
+    const open = toolNamed(toolset.tools, "open");
+    await open.execute({ url: fixtures.url("/index.html") });
+    const saved = await toolNamed(toolset.tools, "checkpoint").execute({ session: "s1" });
+    expect(saved.text).toMatch(/\bc1\b/);
+    const known = new Set(manager.list().map((session) => session.id));
+    proxy.inject("resume", "drop-response");
+    const lost = await open.execute({ checkpoint: "c1" });
+    expect(lost.text).toMatch(/^outcome: unknown — resuming the checkpoint/);
+    expect(toolset.uncertainOpenings()).toBe(1);
+    const orphan = manager.list().find((session) => !known.has(session.id));
+    expect(orphan).toBeDefined();
+    const report = await toolset.reconcile();
+    expect(report).toEqual({ resolved: 1, closed: [{ sessionId: orphan!.id }], unresolved: [] });
+    expect(manager.list().map((session) => session.id)).not.toContain(orphan!.id);
+    expect((await toolset.close()).unresolved).toEqual([]);
   });
 
   it("lets close() reconcile what is still uncertain", async () => {

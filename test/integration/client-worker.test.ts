@@ -71,6 +71,28 @@ describe("client → worker → manager → Chromium (real HTTP)", () => {
     await browser.close(again.id);
   });
 
+  it("a resume whose answer is lost carries its tag: reconcile finds exactly one session and a repeated resume creates none", async () => {
+    const browser = client();
+    const source = await browser.open();
+    await browser.execute(source.id, { op: "navigate", url: fixtures.url("/second.html") });
+    const checkpoint = await browser.checkpoint(source.id);
+    const before = (await browser.list()).length;
+    proxy.inject("resume", "drop-response");
+    const error = await browser.resumeCheckpoint(checkpoint.id).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    const { openTag } = error as OutcomeUnknownError;
+    expect(openTag).toMatch(/^[0-9a-f-]{36}$/);
+    expect((error as Error).message).toContain(`reconcile("${openTag}")`);
+    const found = await browser.reconcile(openTag!);
+    expect(found).toHaveLength(1);
+    const again = await browser.resumeCheckpoint(checkpoint.id, { openTag: openTag! });
+    expect(again.id).toBe(found[0]!.id);
+    expect((await browser.list()).length).toBe(before + 1);
+    expect((await browser.execute(again.id, { op: "pages" })).pages.map((page) => page.url)).toEqual([fixtures.url("/second.html")]);
+    await browser.close(again.id);
+    await browser.close(source.id);
+  });
+
   it("retries a read after a reset, never a mutation", async () => {
     const browser = client();
     const session = await browser.open();

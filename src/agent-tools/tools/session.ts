@@ -101,9 +101,11 @@ export const openTool = defineBrowserTool({
     let opened: SessionEntry | ToolReply;
     try {
       if (checkpoint) {
-        opened = await openSession(context, { kind: "resume", openTag: undefined, profileId: profile }, () => backend.resumeCheckpoint(checkpoint.id), "resuming the checkpoint");
+        // A bare UUID: Steel uses the tag as its session id.
+        const openTag = crypto.randomUUID();
+        opened = await openSession(context, { kind: "resume", openTag, profileId: profile }, () => backend.resumeCheckpoint(checkpoint.id, { openTag }), "resuming the checkpoint");
       } else {
-        const openTag = `tools-${crypto.randomUUID()}`;
+        const openTag = crypto.randomUUID();
         const options = { ...context.options.open, openTag, ...(profile === undefined ? {} : { profileId: profile }) };
         opened = await openSession(context, { kind: "open", openTag, profileId: profile }, () => backend.open(options), "opening a session");
       }

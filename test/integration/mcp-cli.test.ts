@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -10,6 +9,7 @@ import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
 import { createBrowserWorker } from "../../src/worker/index.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { startWorkerServer } from "../helpers/worker-server.js";
+import { chromiumBelow, stillRunning, type ProcessInfo } from "../helpers/processes.js";
 
 /** `station-browser-use mcp` as an MCP client starts it: a child process speaking JSON-RPC on stdio. */
 const tsx = "node_modules/.bin/tsx";
@@ -64,45 +64,6 @@ class ChildTransport implements Transport {
   async close(): Promise<void> {}
 }
 
-interface ProcessInfo {
-  pid: number;
-  ppid: number;
-  state: string;
-  startTime: string;
-  name: string;
-}
-
-function processes(): ProcessInfo[] {
-  const found: ProcessInfo[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const close = stat.lastIndexOf(")");
-      const fields = stat.slice(close + 2).split(" ");
-      found.push({ pid: Number(entry), name: stat.slice(stat.indexOf("(") + 1, close), state: fields[0]!, ppid: Number(fields[1]), startTime: fields[19]! });
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
-
-/** Chromium processes below `root` (the command runs under tsx, so Chromium is a great-grandchild). */
-function chromiumBelow(root: number): ProcessInfo[] {
-  const all = processes();
-  const below = new Set([root]);
-  let size = 0;
-  while (below.size !== size) {
-    size = below.size;
-    for (const info of all) if (below.has(info.ppid)) below.add(info.pid);
-  }
-  return all.filter((info) => below.has(info.pid) && info.pid !== root && /chrom/i.test(info.name));
-}
-
-function stillRunning(info: ProcessInfo): boolean {
-  return processes().some((now) => now.pid === info.pid && now.startTime === info.startTime && now.state !== "Z");
-}
 
 async function connect(run: Run): Promise<Client> {
   const client = new Client({ name: "test-client", version: "1.0.0" });

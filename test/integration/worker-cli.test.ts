@@ -1,10 +1,11 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workerRoute } from "../../src/protocol/wire.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
+import { chromiumBelow, processes, stillRunning } from "../helpers/processes.js";
 
 const token = "cli-operator-token-0123456789abcdef-QQ";
 const tsx = "node_modules/.bin/tsx";
@@ -35,47 +36,6 @@ function start(args: string[], environment: Record<string, string>): Run {
   return { child, stdout: () => stdout, stderr: () => stderr, exit };
 }
 
-interface ProcessInfo {
-  pid: number;
-  ppid: number;
-  state: string;
-  startTime: string;
-  name: string;
-}
-
-/** Every process, from /proc/<pid>/stat. */
-function processes(): ProcessInfo[] {
-  const found: ProcessInfo[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      const close = stat.lastIndexOf(")");
-      const fields = stat.slice(close + 2).split(" ");
-      found.push({ pid: Number(entry), name: stat.slice(stat.indexOf("(") + 1, close), state: fields[0]!, ppid: Number(fields[1]), startTime: fields[19]! });
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
-
-/** Chromium processes below `root` (the worker runs under tsx, so it is a grandchild). */
-function chromiumBelow(root: number): ProcessInfo[] {
-  const all = processes();
-  const below = new Set([root]);
-  let size = 0;
-  while (below.size !== size) {
-    size = below.size;
-    for (const info of all) if (below.has(info.ppid)) below.add(info.pid);
-  }
-  return all.filter((info) => below.has(info.pid) && info.pid !== root && /chrom/i.test(info.name));
-}
-
-/** Whether the process still runs (same pid *and* start time, not a zombie). */
-function stillRunning(info: ProcessInfo): boolean {
-  return processes().some((now) => now.pid === info.pid && now.startTime === info.startTime && now.state !== "Z");
-}
 
 /** Processes whose environment holds `needle` (the worker's private Chromium HOME). */
 function processesWithEnvironment(needle: string): number[] {

@@ -1,0 +1,44 @@
+/** What the tests read of Linux processes (from /proc), to prove no browser is left running. */
+import { readdirSync, readFileSync } from "node:fs";
+
+export interface ProcessInfo {
+  pid: number;
+  ppid: number;
+  state: string;
+  startTime: string;
+  name: string;
+}
+
+/** Every process, from /proc/<pid>/stat. */
+export function processes(): ProcessInfo[] {
+  const found: ProcessInfo[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const fields = stat.slice(close + 2).split(" ");
+      found.push({ pid: Number(entry), name: stat.slice(stat.indexOf("(") + 1, close), state: fields[0]!, ppid: Number(fields[1]), startTime: fields[19]! });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+/** Chromium processes anywhere below `root` (a CLI runs under tsx, so Chromium is a grandchild or deeper). */
+export function chromiumBelow(root: number): ProcessInfo[] {
+  const all = processes();
+  const below = new Set([root]);
+  let size = 0;
+  while (below.size !== size) {
+    size = below.size;
+    for (const info of all) if (below.has(info.ppid)) below.add(info.pid);
+  }
+  return all.filter((info) => below.has(info.pid) && info.pid !== root && /chrom/i.test(info.name));
+}
+
+/** Whether the process still runs (same pid *and* start time, not a zombie). */
+export function stillRunning(info: ProcessInfo): boolean {
+  return processes().some((now) => now.pid === info.pid && now.startTime === info.startTime && now.state !== "Z");
+}

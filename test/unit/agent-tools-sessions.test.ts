@@ -104,7 +104,7 @@ describe("uncertain openings", () => {
     await call("open");
     const reconcile = stub.backend.reconcile.bind(stub.backend);
     stub.backend.reconcile = () => Promise.reject(new Error("worker unreachable"));
-    expect((await toolset.reconcile()).unresolved).toEqual([{ openTag: expect.stringMatching(/^tools-/), reason: "reconcile failed: worker unreachable" }]);
+    expect((await toolset.reconcile()).unresolved).toEqual([{ openTag: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/), reason: "reconcile failed: worker unreachable" }]);
     expect(toolset.uncertainOpenings()).toBe(1);
     stub.backend.reconcile = reconcile;
     expect(await toolset.reconcile()).toEqual({ resolved: 1, closed: [], unresolved: [] });
@@ -214,6 +214,45 @@ describe("calls", () => {
   });
 });
 
+describe("page probes", () => {
+  it("read the visible text with the read-only text command; evaluate only checks a password field after typing", async () => {
+    const stub = createStubBackend();
+    const { call } = toolsetOver(stub);
+    await call("open");
+    const opsOf = (from: number) => stub.calls.slice(from).flatMap((entry) => (entry.command ? [entry.command.op] : []));
+    let mark = stub.calls.length;
+    const clicked = await call("click", { target: "e1" });
+    expect(opsOf(mark)).toEqual(["text", "click", "text"]);
+    expect(stub.calls.at(-1)!.command).toEqual({ op: "text", maxBytes: 100 * 1024 });
+    expect(clicked.text).toContain("page text: unchanged");
+
+    mark = stub.calls.length;
+    await call("type", { target: "e1", text: "hello there" });
+    expect(opsOf(mark)).toEqual(["text", "type", "evaluate", "text"]);
+
+    mark = stub.calls.length;
+    stub.page.text = "Only this";
+    const observed = await call("observe", { mode: "text" });
+    expect(opsOf(mark)).toEqual(["text"]);
+    expect(observed.text).toContain("Only this");
+  });
+
+  it("shows the change in visible text between the text probes", async () => {
+    const stub = createStubBackend({
+      execute: (_id, command) => {
+        if (command.op === "click") stub.page.text = "Welcome\nSigned in as Ada";
+        return undefined;
+      },
+    });
+    const { call } = toolsetOver(stub);
+    await call("open");
+    const clicked = await call("click", { target: "e1" });
+    expect(clicked.text).toContain("page text: 1 line added, 1 removed");
+    expect(clicked.text).toContain("+ Signed in as Ada");
+    expect(clicked.text).toContain("- Sign in");
+  });
+});
+
 describe("secrets", () => {
   it("fills a host secret by name: the backend gets the value, the model never sees it", async () => {
     const stub = createStubBackend();
@@ -229,9 +268,18 @@ describe("secrets", () => {
     );
   });
 
+  it("does not redact a value typed into a field the probe says is no password", async () => {
+    const stub = createStubBackend();
+    const { call } = toolsetOver(stub);
+    await call("open");
+    await call("fill", { fields: [{ target: "e1", value: "plain-words-1" }] });
+    stub.page.text = "echo plain-words-1";
+    expect((await call("observe", { mode: "text" })).text).toContain("echo plain-words-1");
+  });
+
   it("redacts a value typed into a password field from later results", async () => {
     const stub = createStubBackend({
-      execute: (_id, command) => (command.op === "evaluate" ? Promise.resolve({ value: { text: stub.page.text, password: true } }) : undefined),
+      execute: (_id, command) => (command.op === "evaluate" ? Promise.resolve({ value: true }) : undefined),
     });
     const { call } = toolsetOver(stub);
     await call("open");

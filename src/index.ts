@@ -100,6 +100,7 @@ export type {
   InspectResult,
   AccessibilityResult,
   ScreenshotResult,
+  TextResult,
   ContentResult,
   EvaluateResult,
   DiagnosticsEvent,

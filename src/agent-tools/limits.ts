@@ -13,8 +13,8 @@ export const agentToolLimits = {
   /** The "what changed on the page" part of an action result (UTF-8 bytes): default and ceiling; 0 turns it off. */
   changeSummaryBytesDefault: 1 * KiB,
   changeSummaryBytesMax: 16 * KiB,
-  /** Visible text read from a page per probe (characters), before the text budget applies. */
-  pageTextChars: 100_000,
+  /** Visible text read from a page per probe (UTF-8 bytes, at most the protocol's `text` ceiling), before the text budget applies. */
+  pageTextBytes: 100 * KiB,
   /** Fields one `fill` call may set. */
   formFields: 50,
   /** Host secrets: how many, name length, shortest and longest value. */

@@ -1,26 +1,40 @@
 import type { BrowserBackend } from "../protocol/backend.js";
+import { limits } from "../protocol/limits.js";
 import { cutUtf8 } from "./fence.js";
 import { agentToolLimits } from "./limits.js";
 
 /**
- * Probes of the page that issue no refs: the protocol's `evaluate` with a
- * fixed expression of ours (never the model's), reading the visible text
- * (`innerText`, which never contains input values) and whether the focused
- * field is a password input. An accessibility snapshot is never used here:
- * each one issues new refs and would make the model's refs stale.
+ * Probes of the page that issue no refs. The visible text comes from the
+ * protocol's read-only `text` command (`innerText` of the selected page's main
+ * frame, which never contains input values): it is allowed while a human holds
+ * control and journaled as an observation. Whether the focused field is a
+ * password input is read with `evaluate` and a fixed expression of ours (never
+ * the model's), only after the model typed something. An accessibility
+ * snapshot is never used here: each one issues new refs and would make the
+ * model's refs stale.
  */
 
-/** What a probe read. */
-export interface PageProbe {
-  /** Visible text of the selected page's main frame (bounded), when asked for. */
-  text: string | undefined;
-  /** The focused element is a password input, or sits in a frame that cannot be looked into. */
-  passwordFocused: boolean;
+/** What a probe should read. */
+export interface ProbeRequest {
+  /** The visible text of the selected page. */
+  text: boolean;
+  /** Whether the focused element is a password input. */
+  password: boolean;
 }
 
-/** The expression: runs in the page, returns `{ text, password }`. */
-function probeExpression(withText: boolean): string {
-  return `(() => {
+/** What a probe read; a part not asked for, or whose read failed, is `undefined`. */
+export interface PageProbe {
+  /** Visible text of the selected page's main frame (bounded). */
+  text: string | undefined;
+  /** The focused element is a password input, or sits in a frame that cannot be looked into. */
+  passwordFocused: boolean | undefined;
+}
+
+/** Bytes of visible text a probe reads, before the tool's text budget applies. */
+const probeTextBytes = Math.min(agentToolLimits.pageTextBytes, limits.text.bytesMax);
+
+/** The password expression: runs in the page, returns `true` when the focused field is (or may be) a password input. */
+const passwordExpression = `(() => {
   let element = document.activeElement, unsure = false;
   for (let depth = 0; element && depth < 16; depth++) {
     if (element.shadowRoot && element.shadowRoot.activeElement) { element = element.shadowRoot.activeElement; continue; }
@@ -33,31 +47,43 @@ function probeExpression(withText: boolean): string {
     }
     break;
   }
-  const password = unsure || (!!element && element.tagName === "INPUT" && String(element.type).toLowerCase() === "password");
-  ${withText ? `const text = document.body ? String(document.body.innerText) : "";
-  return { password, text: text.length > ${agentToolLimits.pageTextChars} ? text.slice(0, ${agentToolLimits.pageTextChars}) : text };` : "return { password };"}
+  return unsure || (!!element && element.tagName === "INPUT" && String(element.type).toLowerCase() === "password");
 })()`;
+
+/** Reads the visible text of the selected page. Throws what the backend throws (a navigating page, a closed session…). */
+export async function readText(backend: BrowserBackend, sessionId: string, signal: AbortSignal | undefined): Promise<string> {
+  const { text } = await backend.execute(sessionId, { op: "text", maxBytes: probeTextBytes }, signal ? { signal } : {});
+  return text;
 }
 
-/** Reads the page. Throws what the backend throws (a navigating page, a refusal under a human lease…). */
-export async function readPage(backend: BrowserBackend, sessionId: string, withText: boolean, signal: AbortSignal | undefined): Promise<PageProbe> {
+/** Whether the focused element is (or may be) a password input. Throws what the backend throws. */
+export async function readPasswordFocused(backend: BrowserBackend, sessionId: string, signal: AbortSignal | undefined): Promise<boolean> {
   const { value } = await backend.execute(
     sessionId,
-    { op: "evaluate", expression: probeExpression(withText), timeoutMs: agentToolLimits.probeTimeoutMs },
+    { op: "evaluate", expression: passwordExpression, timeoutMs: agentToolLimits.probeTimeoutMs },
     signal ? { signal } : {},
   );
-  const read = (value ?? {}) as { text?: unknown; password?: unknown };
-  return { text: typeof read.text === "string" ? read.text : undefined, passwordFocused: read.password !== false };
+  return value !== false;
 }
 
-/** Like {@link readPage}, `undefined` when the probe failed. */
+/**
+ * Reads what `wanted` asks for, one command after the other (a session runs
+ * one command at a time). A part that fails is `undefined`; a caller treats
+ * an unknown password state as a password.
+ */
 export async function probePage(
   backend: BrowserBackend,
   sessionId: string,
-  withText: boolean,
+  wanted: ProbeRequest,
   signal: AbortSignal | undefined,
-): Promise<PageProbe | undefined> {
-  return readPage(backend, sessionId, withText, signal).catch(() => undefined);
+): Promise<PageProbe> {
+  const passwordFocused = wanted.password ? await readPasswordFocused(backend, sessionId, signal).catch(() => undefined) : undefined;
+  let text: string | undefined;
+  if (wanted.text) {
+    const bounded = AbortSignal.timeout(agentToolLimits.probeTimeoutMs);
+    text = await readText(backend, sessionId, signal ? AbortSignal.any([signal, bounded]) : bounded).catch(() => undefined);
+  }
+  return { text, passwordFocused };
 }
 
 /** Lines of visible text, whitespace collapsed, empty lines dropped. */

@@ -9,6 +9,8 @@ export interface CallContext {
   openTag?: string;
   checkpointId?: string;
   recordingId?: string;
+  /** An `execute` of a command that changes nothing (observation): a lost answer is not an unknown outcome. */
+  observation?: boolean;
 }
 
 /** `worker method open, station local, open tag t-1`. */

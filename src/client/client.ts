@@ -5,7 +5,7 @@ import type { PerformAction } from "../lifecycle/perform.js";
 import type { RecordingFrame } from "../lifecycle/recordings.js";
 import type { Checkpoint, RecordingMeta } from "../lifecycle/stores.js";
 import { resolveExecuteOptions, type BrowserBackend, type ExecuteOptions } from "../protocol/backend.js";
-import type { BrowserCommand, BrowserCommandInput } from "../protocol/commands.js";
+import { isObservationCommand, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
 import type { OpenOptions } from "../protocol/open-options.js";
 import type { CommandResult } from "../protocol/results.js";
 import type { WorkerMethod } from "../protocol/wire.js";
@@ -81,8 +81,8 @@ export class BrowserUseClient implements BrowserBackend {
     options?: string | ExecuteOptions,
   ): Promise<CommandResult<Command["op"]>> {
     const { controlToken, signal } = resolveExecuteOptions(options);
-    const context = this.context("execute", { sessionId });
     const op = (command as { op?: unknown } | null)?.op;
+    const context = this.context("execute", { sessionId, ...(typeof op === "string" && isObservationCommand({ op }) ? { observation: true } : {}) });
     const body = { method: "execute", id: sessionId, command, controlToken };
     return (await this.#transport.call(context, body, commandResultSchema(op), signal)) as CommandResult<Command["op"]>;
   }

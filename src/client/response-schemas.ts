@@ -134,6 +134,7 @@ const dataResultSchemas: Record<string, v.GenericSchema> = {
     width: count,
     height: count,
   }),
+  text: v.looseObject({ text, truncated: v.boolean(), url: text, title: text }),
   content: v.looseObject({ html: text, truncated: v.boolean() }),
   evaluate: v.looseObject({}),
   diagnostics: v.looseObject({ events: v.array(v.looseObject({})) }),

@@ -34,6 +34,9 @@ interface Answer {
   draining: boolean;
 }
 
+/** Reads, and `execute` of an observation command: losing their answer leaves nothing unknown. */
+const changesNothing = (context: CallContext): boolean => readMethods.has(context.method) || context.observation === true;
+
 /** True for a worker's `{ "error": { "code": "draining" } }` body. */
 function isDrainingAnswer(text: string): boolean {
   const parsed = v.safeParse(WorkerErrorBodySchema, safeJson(text));
@@ -102,7 +105,7 @@ export class WorkerTransport {
   unreadable(context: CallContext, status: number, reason: string): StationBrowserError {
     const what = `the worker's answer could not be read (HTTP ${status}, ${this.quote(reason, 300)})`;
     const workerMayHaveActed = status < 300 || status >= 500;
-    if (!readMethods.has(context.method) && workerMayHaveActed) {
+    if (!changesNothing(context) && workerMayHaveActed) {
       return new OutcomeUnknownError(`${context.method}: ${what}; it may have run (${describeCall(context)}). To find out: ${outcomeHint(context)}`);
     }
     return new ProviderError(`${context.method}: ${what} (${describeCall(context)})`, { status });
@@ -242,7 +245,7 @@ export class WorkerTransport {
     const cancelled = attempt.signal.aborted && !timedOut;
     const refused = !timedOut && !cancelled && neverSent(error);
     const cause = cancelled || timedOut ? undefined : error;
-    if (!attempt.read && attempt.sent && !refused) {
+    if (!changesNothing(context) && attempt.sent && !refused) {
       const what = timedOut
         ? `no answer within ${attempt.timeoutMs} ms`
         : cancelled

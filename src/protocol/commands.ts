@@ -158,6 +158,7 @@ export const commandSchemas = {
     format: v.optional(v.picklist(["png", "jpeg"], 'expected "png" or "jpeg"')),
     quality: v.optional(integerIn(1, 100)),
   }),
+  text: plain("text", { maxBytes: v.optional(integerIn(1, limits.text.bytesMax)) }),
   content: plain("content", { maxBytes: v.optional(integerIn(1, limits.contentBytes)) }),
   evaluate: plain("evaluate", { expression: nonEmptyString(limits.expressionLength, "expression"), timeoutMs: actionTimeout }),
   diagnostics: plain("diagnostics", {
@@ -186,6 +187,7 @@ export const observationOps: ReadonlySet<CommandOp> = new Set<CommandOp>([
   "inspect",
   "accessibility",
   "screenshot",
+  "text",
   "content",
   "diagnostics",
   "challenge",

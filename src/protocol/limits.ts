@@ -50,6 +50,11 @@ export const limits = {
     textLengthMax: 4096,
     totalBytesMax: 4 * MiB,
   },
+  text: {
+    /** Visible text returned by `text` (UTF-8 bytes): default and ceiling; longer text is cut and marked. */
+    bytesDefault: 16 * KiB,
+    bytesMax: 256 * KiB,
+  },
   accessibility: {
     bytesDefault: 256 * KiB,
     bytesMax: 1 * MiB,

@@ -145,6 +145,16 @@ export interface ScreenshotResult {
   scale: number;
 }
 
+/** Result of `text`: the visible text (`innerText`) of the selected page's main frame. */
+export interface TextResult {
+  /** Visible text, cut on a UTF-8 character boundary to the requested bytes. */
+  text: string;
+  truncated: boolean;
+  /** URL of the page (sanitised: no credentials, query or fragment). */
+  url: string;
+  title: string;
+}
+
 /** Result of `content`. */
 export interface ContentResult {
   html: string;
@@ -233,6 +243,7 @@ export interface CommandResultMap {
   inspect: InspectResult;
   accessibility: AccessibilityResult;
   screenshot: ScreenshotResult;
+  text: TextResult;
   content: ContentResult;
   evaluate: EvaluateResult;
   diagnostics: DiagnosticsResult;

@@ -144,6 +144,33 @@ describe("BrowserSessionManager (real Chromium)", () => {
     await manager.close();
   });
 
+  it("reads the page text while a human holds control, without a token and without acting for the human", async () => {
+    const manager = new BrowserSessionManager(adapter, 1);
+    const { id } = await manager.open();
+    await manager.perform(id, "navigate", server.url("/visible-text.html?token=abc123"));
+    const grant = await manager.acquireControl(id, 10_000);
+
+    await expect(manager.execute(id, { op: "evaluate", expression: "document.body.innerText" })).rejects.toBeInstanceOf(ControlLeaseError);
+    const read = await manager.execute(id, { op: "text" });
+    expect(read).toMatchObject({ truncated: false, url: server.url("/visible-text.html"), title: "Visible text" });
+    expect(read.text).toContain("Shown paragraph");
+    expect(read.text).not.toContain("display-none-text");
+    // A human's own read is fine too, and a wrong token does not matter for an observation.
+    expect((await manager.execute(id, { op: "text", maxBytes: 9 }, grant.token)).text).toBe("€uro ");
+    expect((await manager.execute(id, { op: "text" }, "wrong-token")).text).toContain("Shown paragraph");
+
+    const audit = await manager.audit();
+    expect(audit.map((entry) => [entry.op, entry.outcome, entry.human ?? false])).toEqual([
+      ["navigate", "ok", false],
+      ["text", "ok", false],
+      ["text", "ok", true],
+      ["text", "ok", false],
+    ]);
+    expect(audit[1]!.detail).toBe("text");
+    await manager.releaseControl(id, grant.token);
+    await manager.close();
+  });
+
   it("journals masked metadata, never typed text", async () => {
     const manager = new BrowserSessionManager(adapter, 1);
     const { id } = await manager.open();

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ActionFailedError, NotImplementedError } from "../../src/errors.js";
+import { ActionFailedError, NotImplementedError, StaleRefError } from "../../src/errors.js";
 import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import { imageSize } from "../../src/engine/screenshot.js";
+import { limits } from "../../src/protocol/limits.js";
 import { useBrowser } from "../helpers/browser.js";
 
 const browser = useBrowser();
@@ -120,6 +121,62 @@ describe("observation (real Chromium)", () => {
     expect((date as Error).message).toMatch(/not JSON-compatible \(Date at \$\.when\)/);
     await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "NaN" })).rejects.toThrow(/NaN at \$/);
     await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "(() => { throw new Error('boom') })()" })).rejects.toThrow(/boom/);
+  });
+
+  it("reads the visible text only: hidden elements, scripts, styles and field values are left out", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: `${browser.server.url("/visible-text.html")}?token=abc123#frag` });
+    await browser.adapter.execute(handle, { op: "fill", selector: "#name", value: "typed-field-text" });
+    const result = await browser.adapter.execute(handle, { op: "text" });
+    expect(result).toMatchObject({ truncated: false, url: browser.server.url("/visible-text.html"), title: "Visible text" });
+    expect(result.text).toMatch(/^€uro 😀 Grüße\n/);
+    expect(result.text).toContain("Shown paragraph");
+    expect(result.text).toContain("Press me");
+    for (const hidden of ["display-none-text", "visibility-hidden-text", "hidden-attribute-text", "script-body-text", "secret-style", "field-value-text", "typed-field-text", "abc123"]) {
+      expect(JSON.stringify(result)).not.toContain(hidden);
+    }
+  });
+
+  it("cuts the text on a UTF-8 character boundary and marks it", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/visible-text.html") });
+    const full = (await browser.adapter.execute(handle, { op: "text" })).text;
+    const encoder = new TextEncoder();
+    // "€" is 3 bytes and "😀" 4: 9 bytes end inside the emoji, so only "€uro " (7 bytes) fits.
+    expect(await browser.adapter.execute(handle, { op: "text", maxBytes: 9 })).toMatchObject({ text: "€uro ", truncated: true });
+    expect((await browser.adapter.execute(handle, { op: "text", maxBytes: 2 })).text).toBe("");
+    for (let maxBytes = 1; maxBytes <= 24; maxBytes++) {
+      const cut = await browser.adapter.execute(handle, { op: "text", maxBytes });
+      // The longest prefix of whole characters (code points) that fits.
+      let longest = "";
+      for (const char of full) {
+        if (encoder.encode(longest + char).length > maxBytes) break;
+        longest += char;
+      }
+      expect(cut).toMatchObject({ text: longest, truncated: true });
+      expect(cut.text).not.toContain("\uFFFD");
+    }
+
+    await browser.adapter.execute(handle, { op: "evaluate", expression: "document.body.append('x'.repeat(20000))" });
+    const bounded = await browser.adapter.execute(handle, { op: "text" });
+    expect(bounded.truncated).toBe(true);
+    expect(encoder.encode(bounded.text).length).toBe(limits.text.bytesDefault);
+    const whole = await browser.adapter.execute(handle, { op: "text", maxBytes: limits.text.bytesMax });
+    expect(whole.truncated).toBe(false);
+    expect(whole.text.endsWith("x".repeat(20000))).toBe(true);
+  });
+
+  it("issues no refs: refs of the last accessibility snapshot still act after text", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/visible-text.html") });
+    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility" });
+    const ref = /button "Press me" \[ref=(e\d+)\]/.exec(snapshot)?.[1];
+    expect(ref).toBeDefined();
+    expect((await browser.adapter.execute(handle, { op: "text" })).text).not.toContain("pressed");
+    await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: ref! } });
+    expect((await browser.adapter.execute(handle, { op: "text" })).text).toContain("pressed 1");
+    await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: ref! } });
+    expect((await browser.adapter.execute(handle, { op: "text" })).text).toContain("pressed 2");
+    // The control: a new snapshot does make the ref stale, so the clicks above show that text left it alone.
+    await browser.adapter.execute(handle, { op: "accessibility" });
+    await expect(browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: ref! } })).rejects.toBeInstanceOf(StaleRefError);
   });
 
   it("keeps diagnostics: console text only when enabled, URLs sanitised", async () => {

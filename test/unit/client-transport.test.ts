@@ -126,9 +126,9 @@ describe("reads retry, mutations never do", () => {
 
   it("a 503 page, a body cut off or a draining refusal on a mutation is not retried", async () => {
     worker.answer(status(503));
-    await expect(client().execute("s1", { op: "inspect" })).rejects.toSatisfy(errors.isOutcomeUnknownError);
+    await expect(client().execute("s1", { op: "click", selector: "#go" })).rejects.toSatisfy(errors.isOutcomeUnknownError);
     worker.answer(cutOff);
-    await expect(client().execute("s1", { op: "inspect" })).rejects.toSatisfy(errors.isOutcomeUnknownError);
+    await expect(client().execute("s1", { op: "click", selector: "#go" })).rejects.toSatisfy(errors.isOutcomeUnknownError);
     worker.answer((_request, response) => sendJson(response, 503, { error: { code: "draining", message: "draining" } }));
     await expect(client().open()).rejects.toSatisfy(errors.isDrainingError);
     expect(worker.requests).toHaveLength(3);
@@ -162,11 +162,14 @@ describe("time limits, cancellation and size", () => {
     const read = await failure(client({ timeoutMs: 200 }).list());
     expect(read).toBeInstanceOf(errors.TimeoutError);
     expect(read.message).toBe("list: no answer within 200 ms (worker method list, station local)");
-    const write = await failure(client({ timeoutMs: 200 }).execute("s1", { op: "inspect" }));
+    const write = await failure(client({ timeoutMs: 200 }).execute("s1", { op: "click", selector: "#go" }));
     expect(write).toBeInstanceOf(errors.OutcomeUnknownError);
     expect(write.message).toMatch(/^execute: no answer within 200 ms; the worker may have run it/);
     expect(write).toMatchObject({ method: "execute", sessionId: "s1" });
-    expect(worker.requests).toHaveLength(2);
+    // An observation changes nothing: its lost answer is a plain time-out, not an unknown outcome.
+    const look = await failure(client({ timeoutMs: 200 }).execute("s1", { op: "inspect" }));
+    expect(look).toBeInstanceOf(errors.TimeoutError);
+    expect(worker.requests).toHaveLength(3);
   });
 
   it("stretches the deadline for a command given a longer timeout of its own", async () => {

@@ -193,6 +193,15 @@ describe("malformed answers", () => {
     expect((error as Error).message).toMatch(pattern);
   });
 
+  it("checks a text result's shape: a missing text is refused, not passed on", async () => {
+    worker.answer(dataScript({ text: "Hello", truncated: false, url: "https://example.test/", title: "Example" }));
+    expect(await client().execute("s1", { op: "text", maxBytes: 1024 })).toEqual({ text: "Hello", truncated: false, url: "https://example.test/", title: "Example" });
+    worker.answer(dataScript({ ok: true, truncated: false, url: "https://example.test/", title: "Example" }));
+    const malformed = await client().execute("s1", { op: "text" }).catch((caught: unknown) => caught);
+    expect(malformed).toBeInstanceOf(Error);
+    expect((malformed as Error).message).toMatch(/data\.text: Invalid (type|key)/);
+  });
+
   it("on a mutation the worker may have acted on, the outcome is unknown; a 4xx page is not", async () => {
     worker.answer(dataScript({ ok: false }));
     const click = await client().execute("s1", { op: "click", selector: "a" }).catch((caught: unknown) => caught);
@@ -201,7 +210,9 @@ describe("malformed answers", () => {
     worker.answer(dataScript({ elements: "none", truncated: false }));
     await expect(client().execute("s1", { op: "inspect" })).rejects.toThrow(/data\.elements: Invalid type: Expected Array/);
     worker.answer((_request, response) => response.writeHead(502, { "content-type": "text/html" }).end("<html>Bad Gateway</html>"));
-    await expect(client().execute("s1", { op: "inspect" })).rejects.toSatisfy(errors.isOutcomeUnknownError);
+    await expect(client().execute("s1", { op: "hover", selector: "a" })).rejects.toSatisfy(errors.isOutcomeUnknownError);
+    // An observation changes nothing, so the same answer to it is a plain provider error.
+    await expect(client().execute("s1", { op: "inspect" })).rejects.toSatisfy(errors.isProviderError);
     worker.answer((_request, response) => response.writeHead(404, { "content-type": "text/html" }).end("<html>Not Found</html>"));
     const notFound = await client().close("s1").catch((caught: unknown) => caught);
     expect(notFound).toBeInstanceOf(errors.ProviderError);

@@ -58,7 +58,20 @@ describe("parseCommand", () => {
     expect(problem({ op: "upload", selector: "#f", files: [{ name: "../etc", base64: "" }] })).toMatch(/^command\.files\[0\]\.name/);
   });
 
+  it("parses the read-only text command, its byte bound named when wrong", () => {
+    expect(parseCommand({ op: "text" })).toEqual({ op: "text" });
+    expect(parseCommand({ op: "text", maxBytes: limits.text.bytesMax })).toEqual({ op: "text", maxBytes: 256 * 1024 });
+    expect(limits.text.bytesDefault).toBe(16 * 1024);
+    expect(problem({ op: "text", maxBytes: limits.text.bytesMax + 1 })).toBe("command.maxBytes: expected a number ≤ 262144");
+    expect(problem({ op: "text", maxBytes: 0 })).toBe("command.maxBytes: expected a number ≥ 1");
+    expect(problem({ op: "text", maxBytes: 1.5 })).toBe("command.maxBytes: expected an integer");
+    expect(problem({ op: "text", maxBytes: "16" })).toBe("command.maxBytes: expected a number");
+    expect(problem({ op: "text", frame: ["#pay"] })).toBe("command.frame: unknown field");
+    expect(commandOps).toContain("text");
+  });
+
   it("marks observation commands", () => {
+    expect(isObservationCommand({ op: "text" })).toBe(true);
     expect(isObservationCommand({ op: "screenshot" })).toBe(true);
     expect(isObservationCommand({ op: "accessibility" })).toBe(true);
     expect(isObservationCommand({ op: "click" })).toBe(false);

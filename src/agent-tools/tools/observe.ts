@@ -7,7 +7,7 @@ import { defineBrowserTool, type ToolContext } from "../define-tool.js";
 import { failureReply } from "../failure.js";
 import { described, sessionField, targetField, toTarget } from "../fields.js";
 import { agentToolLimits } from "../limits.js";
-import { readPage } from "../page-probe.js";
+import { readText } from "../page-probe.js";
 import { addPage, textReply, type ToolReply } from "../reply.js";
 import { describeAction, onSession, parseStep } from "../run-action.js";
 import type { SessionEntry } from "../sessions.js";
@@ -62,9 +62,9 @@ export const observeTool = defineBrowserTool({
 });
 
 async function observeText(context: ToolContext, entry: SessionEntry): Promise<ToolReply> {
-  const { text } = await readPage(context.backend, entry.id, true, context.signal);
+  const text = await readText(context.backend, entry.id, context.signal);
   const reply = textReply([`${entry.alias} visible text of the selected page (no refs; use mode aria to act):`]);
-  return addPage(reply, text === undefined || text.trim() === "" ? "(no visible text)" : text);
+  return addPage(reply, text.trim() === "" ? "(no visible text)" : text);
 }
 
 async function observeDom(context: ToolContext, entry: SessionEntry): Promise<ToolReply> {

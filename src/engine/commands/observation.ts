@@ -2,6 +2,7 @@ import { ActionFailedError, NotImplementedError } from "../../errors.js";
 import { limits } from "../../protocol/limits.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import { snapshotAccessibility } from "../accessibility.js";
+import { safeTitle } from "../session.js";
 import type { CommandHandlers } from "../command-context.js";
 import { truncateUtf8 } from "../diagnostics-ring.js";
 import { inspectPage } from "../inspect.js";
@@ -31,9 +32,20 @@ export function jsonProblem(value: unknown, path = "$"): string | undefined {
   return `${typeof value} at ${path}`;
 }
 
-/** inspect · accessibility · screenshot · content · evaluate · diagnostics · challenge */
+/**
+ * Reads the visible text of the main frame: `innerText` of the body, which
+ * leaves out hidden elements, scripts, styles and form field values. Runs as
+ * a plain function, never the caller's code; a document without a body reads
+ * as empty.
+ */
+function readVisibleText(): string {
+  const body = document.body;
+  return body ? String(body.innerText) : "";
+}
+
+/** inspect · accessibility · screenshot · text · content · evaluate · diagnostics · challenge */
 export const observationHandlers: CommandHandlers<
-  "inspect" | "accessibility" | "screenshot" | "content" | "evaluate" | "diagnostics" | "challenge"
+  "inspect" | "accessibility" | "screenshot" | "text" | "content" | "evaluate" | "diagnostics" | "challenge"
 > = {
   async inspect(context, command) {
     const state = context.session.selected();
@@ -51,6 +63,14 @@ export const observationHandlers: CommandHandlers<
 
   async screenshot(context, command) {
     return captureScreenshot(context.session.selected().page, command.format ?? "png", command.quality);
+  },
+
+  // Reads only: issues no refs and leaves those of the last accessibility snapshot valid.
+  async text(context, command) {
+    const state = context.session.selected();
+    const visible = await state.page.evaluate(readVisibleText);
+    const cut = truncateUtf8(visible, command.maxBytes ?? limits.text.bytesDefault);
+    return { text: cut.text, truncated: cut.truncated, url: sanitizeUrl(state.page.url()), title: await safeTitle(state.page) };
   },
 
   async content(context, command) {

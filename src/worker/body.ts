@@ -2,11 +2,37 @@ import { ValidationError } from "../errors.js";
 import { safeParseWith } from "../protocol/parse.js";
 import { workerMethods, workerRequestSchemas, wireLimits, type WorkerMethod, type WorkerRequest } from "../protocol/wire.js";
 
-/** A body read up to a byte limit: its bytes, or the news that it was longer. */
-export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; receivedAtLeast: number };
+/**
+ * A body read up to a byte limit: its bytes, or the news that it was longer
+ * (`too_large`) or that the large-body gate was full (`gate`).
+ */
+export type BodyRead = { ok: true; bytes: Uint8Array } | { ok: false; receivedAtLeast: number; reason: "too_large" | "gate" };
 
-/** Reads a body, stopping (and dropping what came) as soon as it passes `limit` bytes. */
-export type ReadBody = (limit: number) => Promise<BodyRead>;
+/**
+ * Admission for large bodies: once a body passes `threshold` bytes, `enter()`
+ * must admit it, or reading stops. It bounds how many bodies of up to the
+ * upload envelope are held in memory at once.
+ */
+export interface LargeBodyGate {
+  threshold: number;
+  enter(): boolean;
+}
+
+/** Reads a body, stopping (and dropping what came) as soon as it passes `limit` bytes or the gate refuses it. */
+export type ReadBody = (limit: number, gate?: LargeBodyGate) => Promise<BodyRead>;
+
+/** Tracks one body's size against the limit and the gate: the reason to stop, if any. */
+export function bodyMeter(limit: number, gate: LargeBodyGate | undefined): (size: number) => "too_large" | "gate" | undefined {
+  let admitted = false;
+  return (size) => {
+    if (size > limit) return "too_large";
+    if (gate && !admitted && size > gate.threshold) {
+      if (!gate.enter()) return "gate";
+      admitted = true;
+    }
+    return undefined;
+  };
+}
 
 /** A request failure found before anything ran: a 400 or 413. */
 export class RequestRefusal extends Error {
@@ -68,7 +94,15 @@ function isUploadExecute(body: Record<string, unknown>): boolean {
  * @throws {RequestRefusal} 400 `bad_request` / `validation` or 413 `payload_too_large`.
  */
 export function parseWorkerRequest(bytes: Uint8Array, requestLimit: number): WorkerRequest {
-  const body = decodeJson(bytes);
+  const oversize = bytes.byteLength > requestLimit;
+  let body: Record<string, unknown>;
+  try {
+    body = decodeJson(bytes);
+  } catch (error) {
+    // Over the limit, the size is the first thing wrong with it.
+    throw oversize ? tooLarge(bytes.byteLength, requestLimit, true) : error;
+  }
+  if (oversize && !isUploadExecute(body)) throw tooLarge(bytes.byteLength, requestLimit, true);
   const method = body.method;
   if (typeof method !== "string") {
     throw new RequestRefusal("bad_request", `Malformed request: "method" must be a string, one of ${workerMethods.join(", ")}`);
@@ -76,7 +110,6 @@ export function parseWorkerRequest(bytes: Uint8Array, requestLimit: number): Wor
   if (!(workerMethods as string[]).includes(method)) {
     throw new RequestRefusal("bad_request", `Unknown method ${quote(method, 64)}; expected one of ${workerMethods.join(", ")}`);
   }
-  if (bytes.byteLength > requestLimit && !isUploadExecute(body)) throw tooLarge(bytes.byteLength, requestLimit, true);
   const parsed = safeParseWith(workerRequestSchemas[method as WorkerMethod], body, "body");
   if (!parsed.ok) throw new RequestRefusal("validation", parsed.error.message);
   return parsed.value;

@@ -1,20 +1,22 @@
 import type { Answer } from "./answers.js";
-import type { BodyRead } from "./body.js";
+import { bodyMeter, type BodyRead, type LargeBodyGate } from "./body.js";
 import type { IncomingCall } from "./incoming.js";
 
 /** Reads a web stream up to `limit` bytes, cancelling it as soon as it runs over. */
-export async function readStreamBody(stream: ReadableStream<Uint8Array> | null, limit: number): Promise<BodyRead> {
+export async function readStreamBody(stream: ReadableStream<Uint8Array> | null, limit: number, gate?: LargeBodyGate): Promise<BodyRead> {
   if (!stream) return { ok: true, bytes: new Uint8Array(0) };
   const reader = stream.getReader();
   const chunks: Uint8Array[] = [];
+  const stop = bodyMeter(limit, gate);
   let size = 0;
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > limit) {
+    const reason = stop(size);
+    if (reason) {
       await reader.cancel().catch(() => undefined);
-      return { ok: false, receivedAtLeast: size };
+      return { ok: false, receivedAtLeast: size, reason };
     }
     chunks.push(value);
   }
@@ -33,7 +35,7 @@ export function callFromRequest(request: Request): IncomingCall {
     method: request.method,
     pathname: new URL(request.url).pathname,
     header: (name) => request.headers.get(name) ?? undefined,
-    readBody: (limit) => readStreamBody(request.body, limit),
+    readBody: (limit, gate) => readStreamBody(request.body, limit, gate),
     signal: request.signal,
   };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Answer } from "./answers.js";
-import type { BodyRead } from "./body.js";
+import { bodyMeter, type BodyRead, type LargeBodyGate } from "./body.js";
 import type { IncomingCall } from "./incoming.js";
 
 /**
@@ -8,9 +8,10 @@ import type { IncomingCall } from "./incoming.js";
  * listening and pauses the stream (dropping what came): the worker answers
  * 413 and closes the connection instead of reading an unbounded body.
  */
-export function readNodeBody(request: IncomingMessage, limit: number): Promise<BodyRead> {
+export function readNodeBody(request: IncomingMessage, limit: number, gate?: LargeBodyGate): Promise<BodyRead> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
+    const stop = bodyMeter(limit, gate);
     let size = 0;
     const cleanup = () => {
       request.off("data", onData);
@@ -20,11 +21,12 @@ export function readNodeBody(request: IncomingMessage, limit: number): Promise<B
     };
     const onData = (chunk: Buffer) => {
       size += chunk.length;
-      if (size > limit) {
+      const reason = stop(size);
+      if (reason) {
         cleanup();
         request.pause();
         chunks.length = 0;
-        resolve({ ok: false, receivedAtLeast: size });
+        resolve({ ok: false, receivedAtLeast: size, reason });
         return;
       }
       chunks.push(chunk);
@@ -59,7 +61,7 @@ export function callFromNode(request: IncomingMessage, response: ServerResponse)
     method: request.method ?? "GET",
     pathname: (request.url ?? "/").split("?")[0]!,
     header,
-    readBody: (limit) => readNodeBody(request, limit),
+    readBody: (limit, gate) => readNodeBody(request, limit, gate),
     signal: controller.signal,
   };
 }

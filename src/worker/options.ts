@@ -29,6 +29,8 @@ export interface BrowserWorkerOptions {
   profileOwners?: Record<string, string>;
   /** Largest request body (bytes) other than an `upload` command; at most (and by default) 128 KiB. */
   maxRequestBytes?: number;
+  /** Request bodies over `maxRequestBytes` (uploads) received at once (default 2); more get 429 `capacity`. */
+  maxLargeBodies?: number;
   /** Largest response body (bytes); at most (and by default) 33 MiB. */
   maxResponseBytes?: number;
   /** How long `close()` waits for requests in flight before closing the manager (ms, default 10 000). */
@@ -53,6 +55,7 @@ export interface ResolvedBrowserWorkerOptions {
   profileOwners: Map<string, string>;
   maxRequestBytes: number;
   maxResponseBytes: number;
+  maxLargeBodies: number;
   closeGraceMs: number;
   onError: (error: unknown, context: { method: string | undefined }) => void;
 }
@@ -66,6 +69,7 @@ const ScalarOptionsSchema = v.object({
   profileOwners: v.optional(v.record(profileId, v.pipe(v.string("expected a tenant id"), v.regex(idPattern, idRule)), "expected an object mapping profile ids to tenant ids")),
   maxRequestBytes: v.optional(integerIn(1024, wireLimits.requestBytes)),
   maxResponseBytes: v.optional(integerIn(1024, wireLimits.responseBytes)),
+  maxLargeBodies: v.optional(integerIn(1, 64)),
   closeGraceMs: v.optional(integerIn(0, 10 * 60_000)),
 });
 
@@ -125,6 +129,7 @@ export function resolveBrowserWorkerOptions(options: BrowserWorkerOptions): Reso
     profileOwners: new Map(Object.entries(scalars.profileOwners ?? {})),
     maxRequestBytes: scalars.maxRequestBytes ?? wireLimits.requestBytes,
     maxResponseBytes: scalars.maxResponseBytes ?? wireLimits.responseBytes,
+    maxLargeBodies: scalars.maxLargeBodies ?? 2,
     closeGraceMs: scalars.closeGraceMs ?? 10_000,
     onError: options.onError ?? (() => undefined),
   };

@@ -1,8 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { drainingMethods, type WorkerRequest } from "../protocol/wire.js";
 import { dataAnswer, errorAnswer, failureAnswer, type Answer } from "./answers.js";
-import { createAuthenticator } from "./auth.js";
-import { envelopeBytes, parseWorkerRequest, tooLarge, type BodyRead } from "./body.js";
+import { createAuthenticator, type Caller } from "./auth.js";
+import { envelopeBytes, parseWorkerRequest, tooLarge, type BodyRead, type LargeBodyGate } from "./body.js";
 import { createDispatch } from "./dispatch.js";
 import { answerToResponse, callFromRequest } from "./fetch-adapter.js";
 import { InFlight } from "./in-flight.js";
@@ -79,6 +79,9 @@ export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorke
   manager.events.on("session-close", forgetClosed);
   let draining = false;
   let closing: Promise<void> | undefined;
+  /** Bodies over the request limit (uploads of up to 8 MiB) being held now, and how many may be. */
+  let largeBodies = 0;
+  const maxLargeBodies = resolved.maxLargeBodies;
 
   const report = (method: string | undefined) => (error: unknown) => {
     try {
@@ -110,12 +113,31 @@ export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorke
     }
     const declared = Number(call.header("content-length") ?? "0");
     if (declared > envelopeBytes) return unread(refusal(tooLarge(declared, envelopeBytes, true)));
+    // At most `maxLargeBodies` bodies over the request limit (uploads) are held at once.
+    let admittedLarge = false;
+    const gate: LargeBodyGate = {
+      threshold: maxRequestBytes,
+      enter: () => (largeBodies < maxLargeBodies ? ((largeBodies++, (admittedLarge = true)), true) : false),
+    };
+    try {
+      return await readAndRun(call, auth.caller, gate);
+    } finally {
+      if (admittedLarge) largeBodies--;
+    }
+  }
+
+  async function readAndRun(call: IncomingCall, caller: Caller, gate: LargeBodyGate): Promise<Answer> {
     let read: BodyRead;
     try {
-      read = await call.readBody(envelopeBytes);
+      read = await call.readBody(envelopeBytes, gate);
     } catch {
       // The client went away mid-body (or sent a broken stream): nothing ran, nothing to report.
       return unread(errorAnswer("bad_request", "The request body could not be read completely; nothing was executed"));
+    }
+    if (!read.ok && read.reason === "gate") {
+      return unread(
+        errorAnswer("capacity", `${maxLargeBodies} large request bodies (uploads) are being received already; nothing was executed; send it again shortly`),
+      );
     }
     if (!read.ok) return unread(refusal(tooLarge(read.receivedAtLeast, envelopeBytes, false)));
     let request: WorkerRequest;
@@ -128,7 +150,7 @@ export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorke
       return errorAnswer("draining", `This worker is draining: ${request.method} is refused (it still serves ${[...drainingMethods].join(", ")}); use another worker`);
     }
     try {
-      const data = await dispatch(request, { caller: auth.caller, signal: call.signal });
+      const data = await dispatch(request, { caller, signal: call.signal });
       return dataAnswer(data, maxResponseBytes, describeRequest(request));
     } catch (error) {
       return failureAnswer(error, request.method, redact, report(request.method));

@@ -318,7 +318,63 @@ describe("worker over real HTTP (real Chromium)", () => {
     const response = await worker.fetch(request);
     expect(response.status).toBe(413);
     expect(((await response.json()) as { error: { message: string } }).error.message).toMatch(/more than 8388608 bytes/);
-    expect(pulled).toBeLessThan(9 * 1024 * 1024);
+    // Cut off at the 8 MiB envelope, give or take the chunk in flight.
+    expect(pulled).toBeLessThanOrEqual(8 * 1024 * 1024 + 2 * chunk.byteLength);
+  });
+
+  it("holds at most maxLargeBodies bodies over the request limit at once; more get 429 and run nothing", async () => {
+    const worker = createBrowserWorker({ manager, token, stationId: "w1", maxLargeBodies: 1 });
+    const post = (body: BodyInit) =>
+      worker.fetch(
+        new Request(`http://127.0.0.1${operatorPath}`, {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body,
+          duplex: "half",
+        } as RequestInit),
+      );
+    // A first large body that arrives slowly: 200 KiB now, the rest only when released.
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let sent = 0;
+    const slow = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (sent === 0) {
+          sent++;
+          return controller.enqueue(new TextEncoder().encode(`{"method":"list","pad":"${" ".repeat(200 * 1024)}`));
+        }
+        await released;
+        controller.enqueue(new TextEncoder().encode('"}'));
+        controller.close();
+      },
+    });
+    const first = post(slow);
+    await expect.poll(() => sent).toBe(1);
+    const auditBefore = (await manager.audit()).length;
+    const second = await post(JSON.stringify({ method: "list", pad: " ".repeat(300 * 1024) }));
+    expect(second.status).toBe(429);
+    expect(((await second.json()) as { error: { code: string; message: string } }).error).toMatchObject({
+      code: "capacity",
+      message: expect.stringMatching(/^1 large request bodies \(uploads\) are being received already; nothing was executed/),
+    });
+    release();
+    // The first is over the 128 KiB limit and no upload: refused by size, and its gate slot freed.
+    expect((await first).status).toBe(413);
+    const third = await post(JSON.stringify({ method: "list", pad: " ".repeat(300 * 1024) }));
+    expect(third.status).toBe(413);
+    expect(await manager.audit()).toHaveLength(auditBefore);
+  });
+
+  it("an oversize body is refused by its size first, even when it is not JSON", async () => {
+    const worker = createBrowserWorker({ manager, token, stationId: "w1" });
+    const response = await worker.fetch(
+      new Request(`http://127.0.0.1${operatorPath}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+        body: `{not json ${"x".repeat(200 * 1024)}`,
+      }),
+    );
+    expect(response.status).toBe(413);
   });
 
   it("says an oversize answer ran, and aborts a command when its client disconnects", async () => {

@@ -1,4 +1,5 @@
-/** What the tests read of Linux processes (from /proc), to prove no browser is left running. */
+/** CLI child processes, and what the tests read of Linux processes (from /proc) to prove no browser is left running. */
+import { spawn, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
 export interface ProcessInfo {
@@ -41,4 +42,28 @@ export function chromiumBelow(root: number): ProcessInfo[] {
 /** Whether the process still runs (same pid *and* start time, not a zombie). */
 export function stillRunning(info: ProcessInfo): boolean {
   return processes().some((now) => now.pid === info.pid && now.startTime === info.startTime && now.state !== "Z");
+}
+
+/** A CLI run of `station-browser-use` under tsx, with its output collected. */
+export interface CliRun {
+  child: ChildProcess;
+  stdout: () => string;
+  stderr: () => string;
+  exit: Promise<number | null>;
+}
+
+/**
+ * Starts `src/worker/cli.ts <args>` under tsx with this environment plus
+ * `environment`, minus every inherited `STATION_*` variable. `stdin: "pipe"`
+ * keeps stdin open for a protocol (MCP); otherwise it is closed.
+ */
+export function startCli(args: string[], environment: Record<string, string> = {}, stdin: "pipe" | "ignore" = "ignore"): CliRun {
+  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("STATION_")));
+  const child = spawn("node_modules/.bin/tsx", ["src/worker/cli.ts", ...args], { env: { ...base, ...environment }, stdio: [stdin, "pipe", "pipe"] });
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, stdout: () => stdout, stderr: () => stderr, exit };
 }

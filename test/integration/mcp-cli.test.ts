@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -9,10 +9,9 @@ import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
 import { createBrowserWorker } from "../../src/worker/index.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { startWorkerServer } from "../helpers/worker-server.js";
-import { chromiumBelow, stillRunning, type ProcessInfo } from "../helpers/processes.js";
+import { chromiumBelow, startCli, stillRunning, type CliRun, type ProcessInfo } from "../helpers/processes.js";
 
 /** `station-browser-use mcp` as an MCP client starts it: a child process speaking JSON-RPC on stdio. */
-const tsx = "node_modules/.bin/tsx";
 
 let fixtures: FixtureServer;
 beforeAll(async () => {
@@ -22,23 +21,8 @@ afterAll(async () => {
   await fixtures?.close();
 });
 
-interface Run {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-}
-
-function start(args: string[], environment: Record<string, string> = {}): Run {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("STATION_")));
-  const child = spawn(tsx, ["src/worker/cli.ts", "mcp", ...args], { env: { ...base, ...environment }, stdio: ["pipe", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exit };
-}
+type Run = CliRun;
+const start = (args: string[], environment: Record<string, string> = {}): Run => startCli(["mcp", ...args], environment, "pipe");
 
 /** A client transport over a child we spawned ourselves, so the test decides how it ends (stdin close or a signal). */
 class ChildTransport implements Transport {

@@ -1,14 +1,12 @@
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workerRoute } from "../../src/protocol/wire.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
-import { chromiumBelow, processes, stillRunning } from "../helpers/processes.js";
+import { chromiumBelow, processes, startCli, stillRunning, type CliRun } from "../helpers/processes.js";
 
 const token = "cli-operator-token-0123456789abcdef-QQ";
-const tsx = "node_modules/.bin/tsx";
 
 let fixtures: FixtureServer;
 beforeAll(async () => {
@@ -18,23 +16,8 @@ afterAll(async () => {
   await fixtures?.close();
 });
 
-interface Run {
-  child: ChildProcess;
-  stdout: () => string;
-  stderr: () => string;
-  exit: Promise<number | null>;
-}
-
-function start(args: string[], environment: Record<string, string>): Run {
-  const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("STATION_")));
-  const child = spawn(tsx, ["src/worker/cli.ts", ...args], { env: { ...base, ...environment }, stdio: ["ignore", "pipe", "pipe"] });
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return { child, stdout: () => stdout, stderr: () => stderr, exit };
-}
+type Run = CliRun;
+const start = (args: string[], environment: Record<string, string>): Run => startCli(args, environment);
 
 
 /** Processes whose environment holds `needle` (the worker's private Chromium HOME). */

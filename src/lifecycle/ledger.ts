@@ -55,6 +55,7 @@ const messageOf = (error: unknown): string => (error instanceof Error ? error.me
 export class OpenLedger {
   private readonly uncertain = new Map<string, UncertainEntry>();
   private readonly pending = new Map<string, PendingRelease>();
+  private readonly settling = new Map<string, Promise<void>>();
 
   constructor(private readonly now: () => number) {}
 
@@ -117,6 +118,26 @@ export class OpenLedger {
     report: ReconcileReport,
     adopt?: (handle: BrowserHandle, options: ResolvedOpenOptions) => string,
   ): Promise<void> {
+    // One settlement per tag at a time: a second caller waits for the first's decision
+    // (adopting and releasing the same provider session twice would leave a session managed but gone).
+    const running = this.settling.get(openTag);
+    if (running) return running;
+    const work = this.settleOnce(adapter, openTag, report, adopt).finally(() => this.settling.delete(openTag));
+    this.settling.set(openTag, work);
+    return work;
+  }
+
+  /** Resolves once no settlement is running. */
+  async idle(): Promise<void> {
+    while (this.settling.size > 0) await Promise.allSettled([...this.settling.values()]);
+  }
+
+  private async settleOnce(
+    adapter: BrowserAdapter,
+    openTag: string,
+    report: ReconcileReport,
+    adopt?: (handle: BrowserHandle, options: ResolvedOpenOptions) => string,
+  ): Promise<void> {
     const entry = this.uncertain.get(openTag);
     if (!entry) return;
     if (!adapter.find) {
@@ -132,14 +153,16 @@ export class OpenLedger {
     }
     let keep = adopt && adapter.adopt ? found[0] : undefined;
     if (keep) {
+      let handle: BrowserHandle | undefined;
       try {
-        const handle = await adapter.adopt!(keep, entry.options);
+        handle = await adapter.adopt!(keep, entry.options);
         report.adopted.push({ openTag, sessionId: adopt!(handle, entry.options) });
       } catch (error) {
-        if (!isNotFoundError(error)) {
+        if (handle === undefined && !isNotFoundError(error)) {
           report.unresolved.push({ openTag, providerSessionId: keep.id, reason: `taking the session over failed: ${messageOf(error)}` });
           return;
         }
+        // Gone meanwhile, or connected but no longer wanted (the manager closed): released below.
         keep = undefined;
       }
     }

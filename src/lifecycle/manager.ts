@@ -101,6 +101,8 @@ export class BrowserSessionManager implements BrowserBackend {
   private readonly ledger: OpenLedger;
   private readonly grants: Set<string>;
   private closedManager = false;
+  /** Set when `close()` begins: nothing more is admitted. */
+  private closing = false;
 
   constructor(
     private readonly adapter: BrowserAdapter,
@@ -176,6 +178,9 @@ export class BrowserSessionManager implements BrowserBackend {
       await this.ledger.settleUncertain(this.adapter, resolved.openTag, report, (handle, options) => this.admit(handle, options).id);
       const adopted = report.adopted[0];
       if (adopted) return this.info(this.session(adopted.sessionId));
+      // A concurrent settlement of the same tag may have taken the session over.
+      const live = this.findByOpenTag(resolved.openTag)[0];
+      if (live) return live;
       const unresolved = report.unresolved[0];
       if (unresolved) throw new ReconcileRequiredError(`The earlier open with tag ${resolved.openTag} is still unsettled: ${unresolved.reason}`);
     }
@@ -239,6 +244,7 @@ export class BrowserSessionManager implements BrowserBackend {
 
   private async openNew(resolved: ResolvedOpenOptions & { openTag: string }, signal?: AbortSignal): Promise<ManagedSessionInfo> {
     await this.ready();
+    if (this.closing) throw new SessionClosedError("This session manager is closing");
     this.journal.assertWritable();
     const uncertain = this.ledger.uncertainOpenings();
     if (uncertain.length > 0) {
@@ -273,11 +279,20 @@ export class BrowserSessionManager implements BrowserBackend {
     } finally {
       this.opening--;
     }
-    return this.info(this.admit(handle, resolved));
+    try {
+      return this.info(this.admit(handle, resolved));
+    } catch (error) {
+      // The manager closed while the browser opened: release it, or owe its release.
+      await this.adapter.close(handle).catch((closeError: unknown) => {
+        if (!isNotFoundError(closeError)) this.ledger.recordPending(handle, undefined, closeError);
+      });
+      throw error;
+    }
   }
 
   /** Registers an open browser as a managed session. */
   private admit(handle: BrowserHandle, options: ResolvedOpenOptions): ManagedSession {
+    if (this.closing) throw new SessionClosedError("This session manager is closing; the session was not admitted");
     const session: ManagedSession = {
       id: `s_${crypto.randomUUID()}`,
       handle,
@@ -402,7 +417,11 @@ export class BrowserSessionManager implements BrowserBackend {
    */
   async close(): Promise<ManagerCloseReport> {
     if (this.closedManager) return { unreleased: this.ledger.pendingReleases(), uncertain: this.ledger.uncertainOpenings() };
+    this.closing = true;
     await this.initialized;
+    // Opens and settlements in flight finish first (what they bring is released, not admitted).
+    await Promise.allSettled([...this.pendingOpens.values()]);
+    await this.ledger.idle();
     await Promise.allSettled([...this.sessions.keys()].map((sessionId) => this.closeSession(sessionId, "managerClosed")));
     this.closedManager = true;
     if (this.ledger.size > 0) {

@@ -98,6 +98,43 @@ describe("uncertain opens (real Chromium)", () => {
   });
 });
 
+describe("settlements running at the same time (real Chromium)", () => {
+  it("two reconcile({ adopt: true }) at once take the session over once", async () => {
+    const browsers = manager();
+    faults.loseCreateAnswer = 1;
+    await expect(browsers.open({ openTag: "twice-1" })).rejects.toBeInstanceOf(OutcomeUnknownError);
+    const [first, second] = await Promise.all([browsers.reconcile({ adopt: true }), browsers.reconcile({ adopt: true })]);
+    expect(first.adopted.length + second.adopted.length).toBe(1);
+    expect(browsers.list()).toHaveLength(1);
+    expect(await running("twice-1")).toBe(1);
+    const [only] = browsers.list();
+    await expect(browsers.execute(only!.id, { op: "navigate", url: fixtures.url("/index.html") })).resolves.toMatchObject({ ok: true });
+  });
+
+  it("an open repeating the tag while reconcile() releases it ends with one working session, or none", async () => {
+    const browsers = manager();
+    faults.loseCreateAnswer = 1;
+    await expect(browsers.open({ openTag: "race-1" })).rejects.toBeInstanceOf(OutcomeUnknownError);
+    const [, opened] = await Promise.all([browsers.reconcile(), browsers.open({ openTag: "race-1" })]);
+    // Whoever settled first decided; the open then returns a session that really runs.
+    expect(browsers.list().map((each) => each.id)).toEqual([opened.id]);
+    expect(await running("race-1")).toBe(1);
+    await expect(browsers.execute(opened.id, { op: "navigate", url: fixtures.url("/index.html") })).resolves.toMatchObject({ ok: true });
+  });
+
+  it("close() during reconcile({ adopt: true }) admits nothing and leaves nothing running", async () => {
+    const browsers = new BrowserSessionManager(adapter, 2);
+    faults.loseCreateAnswer = 1;
+    await expect(browsers.open({ openTag: "closing-1" })).rejects.toBeInstanceOf(OutcomeUnknownError);
+    const settling = browsers.reconcile({ adopt: true }).catch((error: unknown) => error);
+    const report = await browsers.close();
+    await settling;
+    expect(browsers.list()).toEqual([]);
+    expect(report).toEqual({ unreleased: [], uncertain: [] });
+    expect(await running("closing-1")).toBe(0);
+  });
+});
+
 describe("unconfirmed releases (real Chromium)", () => {
   it("a refused release is reported, keeps its slot, and is released by reconcile()", async () => {
     const browsers = manager(1);

@@ -3,7 +3,9 @@
  * exact request bodies, statuses, release, find, 429s, lost responses and
  * credentials. No browser here; test/integration/browserbase.test.ts drives one.
  */
-import { http, HttpResponse } from "msw";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { http, HttpResponse, passthrough } from "msw";
 import { setupServer } from "msw/node";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -361,5 +363,72 @@ describe("credentials", () => {
     expect(text).toContain("[redacted]");
     expect(text).not.toContain("TOPSECRET");
     expect(outputs.filter((output) => (output as { name?: string }).name !== undefined).length).toBe(4);
+  });
+});
+
+describe("answers lost after the headers", () => {
+  it("a create whose body is cut off after a 201 is an unknown outcome, not a definite failure", async () => {
+    server.use(
+      http.post(
+        `${baseURL}/v1/sessions`,
+        answer(() => {
+          const body = new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(new TextEncoder().encode('{"id":"bb-cut","status":"RUN'));
+              controller.error(new Error("connection reset"));
+            },
+          });
+          return new HttpResponse(body, { status: 201, headers: { "content-type": "application/json" } });
+        }),
+        { once: true },
+      ),
+    );
+    const error = await caught(() => provider().create({ openTag: "cut-body" }));
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(error.message).toMatch(/create session.* lost its answer/);
+  });
+
+  it("a body that stalls is cut off by the request time limit instead of hanging", async () => {
+    // A real socket (msw does not tie a mocked body to the request's signal): headers and half a body, then silence.
+    const stalling = createServer((_request, response) => {
+      response.writeHead(201, { "content-type": "application/json" });
+      response.write('{"id":"bb-stall"');
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, "127.0.0.1", resolve));
+    try {
+      const origin = `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`;
+      let served = 0;
+      stalling.on("request", () => served++);
+      server.use(http.post(`${origin}/v1/sessions`, () => passthrough()));
+      const error = await caught(() => provider({ baseURL: origin, requestTimeoutMs: 1000 }).create({ openTag: "stalled-body" }));
+      expect(error).toBeInstanceOf(OutcomeUnknownError);
+      expect(error.message).toMatch(/lost its answer|got no answer/);
+      expect(served).toBe(1);
+    } finally {
+      stalling.closeAllConnections();
+      await new Promise((resolve) => stalling.close(resolve));
+    }
+  });
+});
+
+describe("the SDK's debug log (DEBUG=true)", () => {
+  it("prints no key: the SDK only ever holds a placeholder", async () => {
+    const logged: string[] = [];
+    const original = console.log;
+    const debug = process.env.DEBUG;
+    console.log = (...args: unknown[]) => void logged.push(args.map((arg) => (typeof arg === "string" ? arg : JSON.stringify(arg))).join(" "));
+    process.env.DEBUG = "true";
+    try {
+      const session = await provider({ liveView: false }).create({ openTag: "debug-log" });
+      expect(session.id).toBeTruthy();
+    } finally {
+      console.log = original;
+      if (debug === undefined) delete process.env.DEBUG;
+      else process.env.DEBUG = debug;
+    }
+    expect(logged.join("\n")).toMatch(/Browserbase:DEBUG/);
+    expect(logged.join("\n")).not.toContain(apiKey);
+    // The request still carried the real key (the mock accepts no other).
+    expect(mock.requests.filter((request) => request.path === "/v1/sessions").at(-1)?.apiKey).toBe(apiKey);
   });
 });

@@ -118,10 +118,10 @@ describe("create", () => {
         body: { message: "You've exceeded your max concurrent sessions limit" },
       });
     }
-    const error = await failure(steel({ rateLimitCapMs: 12 }).create({ openTag: crypto.randomUUID() }));
+    const error = await failure(steel({ rateLimitCapMs: 600 }).create({ openTag: crypto.randomUUID() }));
     expect(error).toBeInstanceOf(CapacityError);
     expect(error.message).toMatch(/exceeded your max concurrent sessions limit/);
-    // Waited 5 + 5 ms; a third wait would pass 12 ms.
+    // Each wait is at least 250 ms, whatever Steel asks: 250 + 250; a third would pass 600 ms.
     expect(cloud.requestsTo("POST", "/v1/sessions")).toHaveLength(3);
 
     cloud.reset();
@@ -130,6 +130,15 @@ describe("create", () => {
     cloud.faults.create.push({ kind: "status", status: 429, headers: { "retry-after": "30" }, body: { message: "slow down" } });
     expect(await failure(steel().create({ openTag: crypto.randomUUID() }))).toBeInstanceOf(CapacityError);
     expect(cloud.requestsTo("POST", "/v1/sessions")).toHaveLength(1);
+  });
+
+  it("a 429 asking for no wait at all is not a tight loop: at most 5 retries, each after a floor", async () => {
+    server.use(...cloud.handlers);
+    for (let index = 0; index < 20; index++) {
+      cloud.faults.create.push({ kind: "status", status: 429, headers: { "retry-after": "0" }, body: { message: "busy" } });
+    }
+    expect(await failure(steel({ rateLimitCapMs: 10_000 }).create({ openTag: crypto.randomUUID() }))).toBeInstanceOf(CapacityError);
+    expect(cloud.requestsTo("POST", "/v1/sessions")).toHaveLength(6);
   });
 
   it("a lost answer is an unknown outcome; find(openTag) reads GET /v1/sessions/{tag} and returns exactly that session", async () => {

@@ -16,6 +16,7 @@ import {
 import { profileIdPattern, profileIdRule } from "../../protocol/fields.js";
 import { readProviderFailure, toProviderError, type ProviderErrorClasses } from "../hosted/errors.js";
 import { abortableSleep, retryAfterWait } from "../hosted/rate-limit.js";
+import { keyPlaceholder, providerFetch } from "../hosted/fetch.js";
 import type { BrowserProvider, CreateSessionRequest, ProfileGrant, ProviderSession } from "../types.js";
 import { createContextHolds } from "./context-holds.js";
 import { resolveBrowserbaseOptions, type BrowserbaseRestProviderOptions } from "./options.js";
@@ -61,9 +62,14 @@ export function createBrowserbaseRestProvider(options: BrowserbaseRestProviderOp
   const secrets = [resolved.apiKey];
   const sleep = resolved.sleep ?? abortableSleep;
   const client = new Browserbase({
-    apiKey: resolved.apiKey,
+    // The key travels in the fetch below, so an SDK debug log never prints it.
+    apiKey: keyPlaceholder,
     baseURL: resolved.baseURL,
-    fetch: resolved.fetch as never,
+    fetch: providerFetch({
+      fetch: resolved.fetch,
+      timeoutMs: resolved.requestTimeoutMs,
+      auth: { header: "X-BB-API-Key", key: resolved.apiKey },
+    }) as never,
     maxRetries: 0,
     timeout: resolved.requestTimeoutMs,
   });
@@ -81,6 +87,7 @@ export function createBrowserbaseRestProvider(options: BrowserbaseRestProviderOp
     rateLimitCapMs = resolved.rateLimitCapMs,
   ): Promise<T> {
     const read = (error: unknown) => readProviderFailure(error, sdkErrors, secrets);
+    if (signal?.aborted) throw new ActionFailedError(`browserbase: ${operation}: cancelled before it was sent`);
     try {
       return await retryAfterWait(async () => run(signal ? { signal } : {}), read, {
         capMs: rateLimitCapMs,
@@ -113,7 +120,7 @@ export function createBrowserbaseRestProvider(options: BrowserbaseRestProviderOp
     if (!Array.isArray(listed)) throw new ActionFailedError(`browserbase: find sessions with open tag ${openTag}: the answer is not a list`);
     // The query matches by equality; a session whose stored tag differs is never taken for this open.
     const sessions = (listed as WireSession[])
-      .filter((session) => typeof session?.id === "string" && (storedOpenTag(session) ?? openTag) === openTag)
+      .filter((session) => typeof session?.id === "string" && storedOpenTag(session) === openTag)
       .map((session) => readBack(session, openTag));
     holds.found(openTag, sessions);
     return sessions;

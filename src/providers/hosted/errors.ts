@@ -117,9 +117,12 @@ export function toProviderError(failure: ProviderFailure, context: ProviderCallC
   const { status, message } = failure;
   if (failure.kind === "status" && status === 404) return new NotFoundError(`${where}: not found (404): ${message}`);
   if (failure.kind === "status" && status === 429) return new CapacityError(`${where}: the provider is at capacity (429): ${message}`);
-  const unanswered = failure.kind === "no_response" || failure.kind === "aborted";
+  // "other" on a mutation: the request went out and something broke while its answer was read
+  // (a reset mid-body, a body cut off by the request time limit): it may have taken effect.
+  const unanswered = failure.kind === "no_response" || failure.kind === "aborted" || failure.kind === "other";
   if (context.mutating && (unanswered || (status !== undefined && status >= 500))) {
-    const what = failure.kind === "aborted" ? "was cancelled" : status === undefined ? "got no answer" : `got ${status}`;
+    const what =
+      failure.kind === "aborted" ? "was cancelled" : failure.kind === "other" ? "lost its answer" : status === undefined ? "got no answer" : `got ${status}`;
     return new OutcomeUnknownError(`${where} ${what} after the request was sent, so it may have taken effect: ${message}`);
   }
   if (status === 401 || status === 403) {

@@ -7,6 +7,11 @@
 import { ActionFailedError } from "../../errors.js";
 import type { ProviderFailure } from "./errors.js";
 
+/** The shortest wait after a 429, whatever it asks (ms). */
+const minimumWaitMs = 250;
+/** Retries after 429s, at most. */
+const maximumTries = 5;
+
 /** Options of {@link retryAfterWait}. */
 export interface RateLimitOptions {
   /** Total time spent waiting on 429s before giving up (ms, default 10 000). */
@@ -63,14 +68,17 @@ export async function retryAfterWait<T>(
   const capMs = options.capMs ?? 10_000;
   const sleep = options.sleep ?? abortableSleep;
   let waited = 0;
+  let tries = 0;
   for (;;) {
     try {
       return await call();
     } catch (error) {
       const failure = read(error);
       if (failure.kind !== "status" || failure.status !== 429) throw error;
-      const wait = retryAfterMs(failure.headers) ?? options.defaultWaitMs ?? 1000;
-      if (waited + wait > capMs) throw error;
+      // A floor under every wait, counted against the cap, and a bounded number of tries:
+      // `retry-after: 0` (or a past date) must not become a tight loop.
+      const wait = Math.max(minimumWaitMs, retryAfterMs(failure.headers) ?? options.defaultWaitMs ?? 1000);
+      if (waited + wait > capMs || ++tries > maximumTries) throw error;
       await sleep(wait, options.signal);
       waited += wait;
     }

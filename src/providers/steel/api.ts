@@ -3,8 +3,9 @@
  * failure becomes an error of this package with the key removed. Neutral code.
  */
 import Steel, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from "steel-sdk";
-import { isStationBrowserError } from "../../errors.js";
+import { ActionFailedError, isStationBrowserError } from "../../errors.js";
 import { readProviderFailure, toProviderError, type ProviderErrorClasses, type ProviderFailure } from "../hosted/errors.js";
+import { keyPlaceholder, providerFetch } from "../hosted/fetch.js";
 import { retryAfterWait } from "../hosted/rate-limit.js";
 import type { ResolvedSteelOptions } from "./options.js";
 
@@ -33,16 +34,22 @@ export interface SteelApi {
 /** Builds the SDK client (`maxRetries: 0`, explicit fetch and base URL, no environment lookups). */
 export function createSteelApi(options: ResolvedSteelOptions): SteelApi {
   const client = new Steel({
-    steelAPIKey: options.apiKey ?? null,
+    // The key travels in the fetch below, so an SDK debug log never prints it.
+    steelAPIKey: options.apiKey === undefined ? null : keyPlaceholder,
     baseURL: options.baseURL,
     timeout: options.requestTimeoutMs,
     maxRetries: 0,
-    fetch: options.fetch,
+    fetch: providerFetch({
+      fetch: options.fetch,
+      timeoutMs: options.requestTimeoutMs,
+      ...(options.apiKey === undefined ? {} : { auth: { header: "steel-api-key", key: options.apiKey } }),
+    }),
   });
   const secrets = options.apiKey === undefined ? [] : [options.apiKey];
   const read = (error: unknown): ProviderFailure => readProviderFailure(error, errorClasses, secrets);
 
   async function attempt<T>(what: SteelCall, run: () => PromiseLike<T>, absentOn404: boolean): Promise<T | undefined> {
+    if (what.signal?.aborted) throw new ActionFailedError(`steel: ${what.operation}: cancelled before it was sent`);
     try {
       return await retryAfterWait(async () => await run(), read, { capMs: options.rateLimitCapMs, signal: what.signal });
     } catch (error) {

@@ -18,8 +18,8 @@ import { agentToolLimits } from "./limits.js";
 export interface ProbeRequest {
   /** The visible text of the selected page. */
   text: boolean;
-  /** Whether the focused element is a password input. */
-  password: boolean;
+  /** Text just typed: whether it may sit in a password field. */
+  password?: string;
 }
 
 /** What a probe read; a part not asked for, or whose read failed, is `undefined`. */
@@ -33,8 +33,14 @@ export interface PageProbe {
 /** Bytes of visible text a probe reads, before the tool's text budget applies. */
 const probeTextBytes = Math.min(agentToolLimits.pageTextBytes, limits.text.bytesMax);
 
-/** The password expression: runs in the page, returns `true` when the focused field is (or may be) a password input. */
-const passwordExpression = `(() => {
+/**
+ * The password expression: runs in the page, returns `true` when the typed
+ * text may sit in a password field — the focused field is one (or is in a
+ * frame that cannot be looked into), or any password input of the page holds
+ * part of it (a PIN box that moved focus on, a field that lost focus).
+ */
+function passwordExpression(typed: string): string {
+  return `((typed) => {
   let element = document.activeElement, unsure = false;
   for (let depth = 0; element && depth < 16; depth++) {
     if (element.shadowRoot && element.shadowRoot.activeElement) { element = element.shadowRoot.activeElement; continue; }
@@ -47,8 +53,14 @@ const passwordExpression = `(() => {
     }
     break;
   }
-  return unsure || (!!element && element.tagName === "INPUT" && String(element.type).toLowerCase() === "password");
-})()`;
+  if (unsure || (!!element && element.tagName === "INPUT" && String(element.type).toLowerCase() === "password")) return true;
+  for (const field of document.querySelectorAll("input[type=password i]")) {
+    const value = String(field.value || "");
+    if (value && (typed.includes(value) || value.includes(typed))) return true;
+  }
+  return false;
+})(${JSON.stringify(typed)})`;
+}
 
 /** Reads the visible text of the selected page. Throws what the backend throws (a navigating page, a closed session…). */
 export async function readText(backend: BrowserBackend, sessionId: string, signal: AbortSignal | undefined): Promise<string> {
@@ -57,10 +69,10 @@ export async function readText(backend: BrowserBackend, sessionId: string, signa
 }
 
 /** Whether the focused element is (or may be) a password input. Throws what the backend throws. */
-export async function readPasswordFocused(backend: BrowserBackend, sessionId: string, signal: AbortSignal | undefined): Promise<boolean> {
+export async function readPasswordFocused(backend: BrowserBackend, sessionId: string, typed: string, signal: AbortSignal | undefined): Promise<boolean> {
   const { value } = await backend.execute(
     sessionId,
-    { op: "evaluate", expression: passwordExpression, timeoutMs: agentToolLimits.probeTimeoutMs },
+    { op: "evaluate", expression: passwordExpression(typed), timeoutMs: agentToolLimits.probeTimeoutMs },
     signal ? { signal } : {},
   );
   return value !== false;
@@ -77,7 +89,8 @@ export async function probePage(
   wanted: ProbeRequest,
   signal: AbortSignal | undefined,
 ): Promise<PageProbe> {
-  const passwordFocused = wanted.password ? await readPasswordFocused(backend, sessionId, signal).catch(() => undefined) : undefined;
+  const passwordFocused =
+    wanted.password === undefined ? undefined : await readPasswordFocused(backend, sessionId, wanted.password, signal).catch(() => undefined);
   let text: string | undefined;
   if (wanted.text) {
     const bounded = AbortSignal.timeout(agentToolLimits.probeTimeoutMs);

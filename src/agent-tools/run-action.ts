@@ -65,7 +65,7 @@ export async function runSteps(
 ): Promise<ToolReply> {
   const { backend, options, signal } = context;
   const summarize = options.changeSummaryBytes > 0;
-  const before = summarize ? await probePage(backend, entry.id, { text: true, password: false }, signal) : undefined;
+  const before = summarize ? await probePage(backend, entry.id, { text: true }, signal) : undefined;
   let last: ActionLike | undefined;
   let after: PageProbe | undefined;
   for (const [index, step] of steps.entries()) {
@@ -73,7 +73,7 @@ export async function runSteps(
       last = (await backend.execute(entry.id, step.command, signal ? { signal } : {})) as ActionLike;
     } catch (error) {
       // Part of the text may have landed before the failure.
-      if (step.typed !== undefined && ((await probePage(backend, entry.id, { text: false, password: true }, signal)).passwordFocused ?? true)) rememberPassword(context, step.typed);
+      if (step.typed !== undefined && ((await probePage(backend, entry.id, { text: false, password: step.typed }, signal)).passwordFocused ?? true)) rememberPassword(context, step.typed);
       const reply = failureReply(error, {
         action: steps.length > 1 ? `${what}, ${step.label}` : what,
         mutating: true,
@@ -86,7 +86,7 @@ export async function runSteps(
     }
     const final = index === steps.length - 1;
     if (step.typed !== undefined || (final && summarize)) {
-      const probe = await probePage(backend, entry.id, { text: final && summarize, password: step.typed !== undefined }, signal);
+      const probe = await probePage(backend, entry.id, { text: final && summarize, ...(step.typed === undefined ? {} : { password: step.typed }) }, signal);
       if (final) after = probe;
       // A failed probe cannot tell: treat the typed text as a password.
       if (step.typed !== undefined && (probe.passwordFocused ?? true)) rememberPassword(context, step.typed);

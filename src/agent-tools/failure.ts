@@ -1,5 +1,6 @@
 import { isStationBrowserError, isValidationError, type StationBrowserErrorCode } from "../errors.js";
 import { addPage, textReply, type ToolReply } from "./reply.js";
+import { describeThrown } from "./thrown.js";
 
 /** What a failed call was about. */
 export interface FailureContext {
@@ -55,9 +56,10 @@ export function failureReply(error: unknown, context: FailureContext): ToolReply
     return invalidInputReply(context.scrub(`${field}: ${problem}`));
   }
   const code: StationBrowserErrorCode | undefined = isStationBrowserError(error) ? error.code : undefined;
-  const message = context.scrub(error instanceof Error ? error.message : String(error));
+  const message = context.scrub(describeThrown(error));
   const cancelled = context.signal?.aborted === true;
-  const notStarted = /before it started/.test(message);
+  // "before it started" (manager), "before it was sent" (client): it never ran.
+  const notStarted = /before it (started|was sent)/.test(message);
   // Reading has no effect, so a read whose answer was lost simply failed.
   const unknown = context.mutating && (code === "outcome_unknown" || (cancelled && !notStarted));
   if (unknown) {

@@ -54,7 +54,21 @@ export class SessionRegistry {
   private readonly reservedProfiles = new Set<string>();
   private opening = 0;
   readonly uncertain = new Set<UncertainOpening>();
+  /** Opens (and resumes) still running, including cancelled ones whose session may yet arrive. */
+  readonly inflight = new Set<Promise<unknown>>();
   closed = false;
+
+  /** Tracks a running open until it settles. */
+  track<T>(work: Promise<T>): Promise<T> {
+    const tracked = work.finally(() => this.inflight.delete(tracked));
+    this.inflight.add(tracked);
+    return work;
+  }
+
+  /** Resolves once no open is running. */
+  async settled(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
+  }
 
   constructor(
     private readonly maxSessions: number,

@@ -126,6 +126,8 @@ export function createBrowserAgentTools(options: BrowserAgentToolsOptions): Brow
 
   const close = async (): Promise<CloseReport> => {
     sessions.closed = true;
+    // Opens still running settle first: what they bring is closed or becomes uncertain, then reconciled.
+    await sessions.settled();
     const reconciled = await reconcile();
     const report: CloseReport = { closed: [...reconciled.closed], unresolved: [...reconciled.unresolved] };
     const context: ToolContext = { ...base, signal: undefined };
@@ -183,8 +185,9 @@ function bindTool(
     inputSchema: toInputSchema(definition.input),
     annotations: { ...definition.annotations },
     async execute(input: unknown, call?: ToolCallOptions): Promise<ToolResult> {
-      const signal = call?.signal instanceof AbortSignal ? call.signal : undefined;
+      let signal: AbortSignal | undefined;
       try {
+        signal = call?.signal instanceof AbortSignal ? call.signal : undefined;
         if (base.sessions.closed) return render(textReply(["error: this browser toolset is closed"], true));
         const parsed = safeParseWith(definition.input, input === undefined ? {} : input, "input");
         if (!parsed.ok) return render(invalidInputReply(parsed.error.message));

@@ -288,3 +288,47 @@ describe("secrets", () => {
     expect((await call("observe", { mode: "text" })).text).toContain("echo [redacted]");
   });
 });
+
+describe("opens in flight and cancelled opens", () => {
+  it("close() waits for an open still running, so its report is complete", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const stub = createStubBackend({
+      open: (options) =>
+        gate.then(() => {
+          stub.addSession(options);
+          return Promise.reject(new OutcomeUnknownError("the answer to open was lost"));
+        }),
+    });
+    const { toolset, call } = toolsetOver(stub);
+    const opening = call("open");
+    const closing = toolset.close();
+    release();
+    const [opened, report] = await Promise.all([opening, closing]);
+    expect(opened.text).toMatch(/^outcome: unknown/);
+    // The open's session was found and closed by close() itself: nothing is left or forgotten.
+    expect(report.unresolved).toEqual([]);
+    expect(report.closed).toHaveLength(1);
+    expect(stub.sessions.size).toBe(0);
+    expect(toolset.uncertainOpenings()).toBe(0);
+  });
+
+  it("an open whose signal is already aborted starts nothing", async () => {
+    const stub = createStubBackend();
+    const { toolset, call } = toolsetOver(stub);
+    const result = await call("open", {}, AbortSignal.abort());
+    expect(result).toMatchObject({ isError: true, text: "outcome: failed — opening a session: cancelled before it started." });
+    expect(stub.calls.filter((entry) => entry.method === "open")).toEqual([]);
+    expect(toolset.uncertainOpenings()).toBe(0);
+  });
+
+  it("execute never throws, even for an options object or input whose getters throw", async () => {
+    const stub = createStubBackend();
+    const { toolset } = toolsetOver(stub);
+    const open = toolset.tools.find((tool) => tool.name === "station_browser_open")!;
+    const hostile = Object.create(null, { signal: { get: () => { throw Object.create(null); } } }) as never;
+    await expect(open.execute({}, hostile)).resolves.toMatchObject({ isError: true });
+    const input = new Proxy({}, { ownKeys: () => { throw new Error("trap"); }, get: () => { throw Object.create(null); } });
+    await expect(open.execute(input)).resolves.toMatchObject({ isError: true });
+  });
+});

@@ -183,3 +183,16 @@ describe("OpenAI Chat Completions bridge", () => {
     expect(second.tools).toEqual(browser.definitions);
   });
 });
+
+describe("malformed tool calls from a server", () => {
+  it("never throws: a call without `type` still runs, a null entry or a missing list is skipped", async () => {
+    const { tools } = createFakeTools();
+    const browser = openAIChatTools(tools);
+    const untyped = { id: "call_x", function: { name: "station_browser_echo", arguments: '{"text":"hi"}' } } as never;
+    const messages = await browser.handleToolCalls([untyped, null as never]);
+    expect(messages).toEqual([{ role: "tool", tool_call_id: "call_x", content: 'echo: {"text":"hi"}' }]);
+    await expect(browser.handleToolCalls(undefined)).resolves.toEqual([]);
+    const noFunction = await browser.handleToolCalls([{ id: "call_y", type: "custom" } as never]);
+    expect(noFunction).toEqual([{ role: "tool", tool_call_id: "call_y", content: expect.stringMatching(/^Error: Tool call "call_y" is a "custom" call/) }]);
+  });
+});

@@ -119,8 +119,8 @@ export function anthropicTools(tools: readonly AgentTool[]): AnthropicToolset {
     has: runner.has,
     async handleToolUses(content, options = {}) {
       const outcomes: ToolCallOutcome[] = [];
-      for (const block of content) {
-        if (block.type !== "tool_use" || typeof block.id !== "string") continue;
+      for (const block of content ?? []) {
+        if (block === null || typeof block !== "object" || block.type !== "tool_use" || typeof block.id !== "string") continue;
         const toolName = typeof block.name === "string" ? block.name : "";
         const checked = checkArgumentsObject(toolName, block.input);
         const result = "error" in checked ? checked.error : await runner.run(toolName, checked.input, options);

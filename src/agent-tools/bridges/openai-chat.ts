@@ -141,15 +141,18 @@ export function openAIChatTools(tools: readonly AgentTool[], options: OpenAIChat
     async handleToolCalls(toolCalls, callOptions = {}) {
       const outcomes: ToolCallOutcome[] = [];
       for (const call of toolCalls ?? []) {
-        const toolName = call.function?.name ?? "";
+        // Whatever a server sends (no `type`, no `id`, a null entry) gets an answer, never a throw.
+        if (call === null || typeof call !== "object") continue;
+        const fn = typeof call.function === "object" && call.function !== null ? call.function : undefined;
+        const toolName = typeof fn?.name === "string" ? fn.name : "";
         let result;
-        if (call.type !== "function" || call.function === undefined) {
-          result = { text: `Tool call ${quoteName(call.id)} is a ${quoteName(call.type)} call; the browser tools are function tools.`, images: [], isError: true };
+        if ((call.type !== undefined && call.type !== "function") || fn === undefined) {
+          result = { text: `Tool call ${quoteName(String(call.id))} is a ${quoteName(String(call.type))} call; the browser tools are function tools.`, images: [], isError: true };
         } else {
-          const parsed = parseToolArguments(toolName, call.function.arguments);
+          const parsed = parseToolArguments(toolName, fn.arguments);
           result = "error" in parsed ? parsed.error : await runner.run(toolName, parsed.input, callOptions);
         }
-        outcomes.push({ callId: call.id, toolName, result });
+        outcomes.push({ callId: String(call.id ?? ""), toolName, result });
       }
       return toOpenAIChatMessages(outcomes, options.imageDetail === undefined ? {} : { imageDetail: options.imageDetail });
     },

@@ -129,8 +129,8 @@ export function openAIResponsesTools(tools: readonly AgentTool[], options: OpenA
     has: runner.has,
     async handleToolCalls(output, callOptions = {}) {
       const outputs: OpenAIResponsesFunctionCallOutput[] = [];
-      for (const item of output) {
-        if (item.type !== "function_call" || typeof item.call_id !== "string") continue;
+      for (const item of output ?? []) {
+        if (item === null || typeof item !== "object" || item.type !== "function_call" || typeof item.call_id !== "string") continue;
         const name = typeof item.name === "string" ? item.name : "";
         const parsed = parseToolArguments(name, item.arguments);
         const result = "error" in parsed ? parsed.error : await runner.run(name, parsed.input, callOptions);

@@ -1,3 +1,4 @@
+import { describeThrown } from "../thrown.js";
 import { ValidationError } from "../../errors.js";
 import type { AgentTool, ToolResult } from "../types.js";
 
@@ -63,7 +64,7 @@ export function createToolRunner(tools: readonly AgentTool[], api: string, nameP
         return await tool.execute(input, options.signal === undefined ? {} : { signal: options.signal });
       } catch (error) {
         // Tools promise not to throw; a bridge still never lets one escape into the agent loop.
-        return errorResult(`${tool.name} failed: ${error instanceof Error ? error.message : String(error)}`);
+        return errorResult(`${tool.name} failed: ${describeThrown(error)}`);
       }
     },
   };
@@ -82,7 +83,7 @@ export function parseToolArguments(name: string, json: unknown): { input: Record
     try {
       value = JSON.parse(json);
     } catch (error) {
-      const reason = (error instanceof Error ? error.message : String(error)).slice(0, shownErrorLength);
+      const reason = describeThrown(error).slice(0, shownErrorLength);
       return {
         error: errorResult(
           `The arguments for ${quoteName(name)} are not valid JSON (${reason}). Call the tool again with one JSON object that matches its input schema.`,

@@ -41,12 +41,22 @@ async function openSession(
   what: string,
 ): Promise<SessionEntry | ToolReply> {
   const { sessions, backend, signal } = context;
+  if (signal?.aborted) return textReply([`outcome: failed — ${what}: cancelled before it started.`], true);
+  /** Closes a session nobody will use; if that fails, the open stays uncertain (reconcile closes it). */
+  const discard = (info: ManagedSessionInfo) =>
+    backend.closeSession(info.id).then(
+      () => sessions.uncertain.delete(uncertain),
+      (error: unknown) => {
+        if (!isNotFoundError(error)) sessions.uncertain.add(uncertain);
+      },
+    );
   const pending = start();
+  sessions.track(pending.catch(() => undefined));
   try {
     const info = await raceAbort(pending, signal);
     if (sessions.closed) {
       // The toolset closed while this open ran: nobody can use the session.
-      await backend.closeSession(info.id).catch(() => undefined);
+      await discard(info);
       return textReply(["outcome: failed — this toolset was closed while the session opened; it was closed again."], true);
     }
     return sessions.add(info, uncertain.openTag);
@@ -57,11 +67,10 @@ async function openSession(
     }
     sessions.uncertain.add(uncertain);
     if (cancelled) {
-      pending.then(
-        (info) => backend.closeSession(info.id).then(() => sessions.uncertain.delete(uncertain), () => undefined),
-        (late: unknown) => {
+      sessions.track(
+        pending.then(discard, (late: unknown) => {
           if (!isOutcomeUnknownError(late)) sessions.uncertain.delete(uncertain);
-        },
+        }),
       );
     }
     return textReply([`outcome: unknown — ${what}: ${cancelled ? "the call was cancelled while it ran" : "its completion could not be confirmed"}.`, uncertainAdvice], true);

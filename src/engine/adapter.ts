@@ -61,6 +61,7 @@ const notImplemented: CommandOp[] = ["challenge"];
 export class PlaywrightBrowserAdapter implements BrowserAdapter {
   private readonly provider: PlaywrightProvider;
   private readonly sessions = new Map<string, EngineSession>();
+  private readonly goneListeners = new Set<(handleId: string) => void>();
   private readonly downloadMaxBytes: number;
   private readonly settleMs: number;
   private readonly watchdogGraceMs: number;
@@ -116,7 +117,14 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
   private async attach(record: ProviderSession, openTag: string, consoleText: boolean, signal?: AbortSignal): Promise<BrowserHandle> {
     try {
       const context = await this.provider.connect(record, signal);
-      const session = await EngineSession.create(record.id, context, { consoleText, downloadMaxBytes: this.downloadMaxBytes });
+      const session = await EngineSession.create(record.id, context, {
+        consoleText,
+        downloadMaxBytes: this.downloadMaxBytes,
+        onClose: () => {
+          // Closed through close() it is no longer in the map; otherwise the browser went away by itself.
+          if (this.sessions.get(record.id)?.context === context) for (const listener of this.goneListeners) listener(record.id);
+        },
+      });
       this.sessions.set(record.id, session);
     } catch (error) {
       const failure = toStationError(error, "open");
@@ -184,6 +192,11 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
   async shutdown(): Promise<void> {
     await Promise.allSettled([...this.sessions.values()].map((session) => this.close({ id: session.id, provider: this.provider.name, openTag: "" })));
     await this.provider.shutdown();
+  }
+
+  /** Tells `listener` the handle id of each session whose browser went away on its own. */
+  onSessionGone(listener: (handleId: string) => void): void {
+    this.goneListeners.add(listener);
   }
 
   capabilities(): AdapterCapabilities {

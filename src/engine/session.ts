@@ -25,6 +25,8 @@ interface DialogPolicy {
 export interface EngineSessionOptions {
   consoleText: boolean;
   downloadMaxBytes: number;
+  /** Called once when the browser context closes (the browser went away, or it was closed). */
+  onClose?: () => void;
 }
 
 /**
@@ -67,6 +69,7 @@ export class EngineSession {
     context.on("page", (page) => session.register(page));
     context.on("close", () => {
       session.closed = true;
+      options.onClose?.();
     });
     for (const page of context.pages()) session.register(page);
     if (session.pages.size === 0) await session.openPage();

@@ -128,6 +128,12 @@ export class BrowserSessionManager implements BrowserBackend {
       (sessionId) => this.captureIdle(sessionId),
       (recording) => this.events.emit("recording-stop", { recordingId: recording.id, sessionId: recording.sessionId, reason: recording.stopReason ?? "stopped" }),
     );
+    // A browser that goes away by itself (crash, disconnect, reaped) closes its session: the slot,
+    // the profile and the provider session are released instead of waiting for the idle timeout.
+    this.adapter.onSessionGone?.((handleId) => {
+      const session = [...this.sessions.values()].find((candidate) => candidate.handle.id === handleId);
+      if (session && !session.closed) void this.closeSession(session.id, "browserGone").catch(() => undefined);
+    });
     this.initialized = this.initialize().catch((error: unknown) => {
       this.initError = error;
     });

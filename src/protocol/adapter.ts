@@ -48,4 +48,10 @@ export interface BrowserAdapter {
   find?(openTag: string): Promise<FoundSession[]>;
   /** Takes over a found, running session: connects to it and hands it out as an open session. */
   adopt?(found: FoundSession, options?: OpenOptions, signal?: AbortSignal): Promise<BrowserHandle>;
+  /**
+   * Calls `listener` with the handle id of a session whose browser went away
+   * on its own (crashed, disconnected, reaped by the provider) — never for a
+   * session closed through `close`.
+   */
+  onSessionGone?(listener: (handleId: string) => void): void;
 }

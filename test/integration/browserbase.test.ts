@@ -145,6 +145,33 @@ describe("Browserbase through the Playwright adapter (real Chromium over CDP)", 
     }
   });
 
+  it("a remote browser that dies closes its managed session and releases the provider session, without waiting for idle expiry", async () => {
+    const doomed = await startCdpChromium();
+    mock.connectUrl = `${doomed.wsUrl}?signingKey=signing-secret-value`;
+    const { adapter } = adapterFor();
+    const manager = new BrowserSessionManager(adapter, 1);
+    const closes: string[] = [];
+    manager.events.on("session-close", (event) => closes.push(event.reason));
+    try {
+      const session = await manager.open();
+      await manager.execute(session.id, { op: "navigate", url: fixtures.url("/index.html") });
+      const [providerSession] = [...mock.sessions.values()];
+      await doomed.close();
+      await expect.poll(() => manager.list().length, { timeout: 10_000 }).toBe(0);
+      expect(closes).toEqual(["browserGone"]);
+      // The provider was asked to release it, and the slot is free for the next open.
+      expect(mock.calls()).toContain(`POST /v1/sessions/${providerSession!.id}`);
+      expect(manager.pendingReleases()).toEqual([]);
+      mock.connectUrl = `${chromium.wsUrl}?signingKey=signing-secret-value`;
+      await expect(manager.open()).resolves.toMatchObject({ provider: "browserbase" });
+    } finally {
+      mock.connectUrl = `${chromium.wsUrl}?signingKey=signing-secret-value`;
+      await manager.close();
+      await adapter.shutdown();
+      await doomed.close();
+    }
+  });
+
   it("a CDP connect failure releases the session; if that release fails too, the open is outcome unknown", async () => {
     const { adapter } = adapterFor({ connectTimeoutMs: 2000 });
     mock.connectUrl = "ws://127.0.0.1:9/devtools/browser/gone?signingKey=signing-secret-value";

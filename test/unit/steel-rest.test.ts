@@ -261,16 +261,31 @@ describe("get, find and release", () => {
     cloud.faults.release.push({ kind: "lose-response" });
     expect(await failure(provider.release(openTag))).toBeInstanceOf(OutcomeUnknownError);
 
+    // The lost answer above did release it; a live session refused with a 4xx stays refused.
+    const liveTag = crypto.randomUUID();
+    await provider.create({ openTag: liveTag });
     cloud.faults.release.push({ kind: "status", status: 409, body: { message: "conflict" } });
-    const refused = await failure(provider.release(openTag));
+    const refused = await failure(provider.release(liveTag));
     expect(refused).toBeInstanceOf(ProviderError);
     expect((refused as ProviderError).status).toBe(409);
 
     server.use(http.post(`${steelBase}/v1/sessions/:id/release`, () => HttpResponse.json({ success: false, message: "still starting" })));
-    const declined = await failure(provider.release(openTag));
+    const declined = await failure(provider.release(liveTag));
     expect(declined).toBeInstanceOf(ProviderError);
     expect(declined.message).toMatch(/still starting/);
     for (const error of [unknown, refused, declined]) expectNoKey(error);
+  });
+
+  it("a 4xx on release for a session that no longer runs counts as released (it is not retried for ever)", async () => {
+    server.use(...cloud.handlers);
+    const provider = steel();
+    const openTag = crypto.randomUUID();
+    await provider.create({ openTag });
+    // The session ended meanwhile (released elsewhere, or reaped); Steel then refuses the release with a 400.
+    cloud.sessions.get(openTag)!.status = "released";
+    cloud.faults.release.push({ kind: "status", status: 400, body: { message: "session is not live" } });
+    await expect(provider.release(openTag)).resolves.toBeUndefined();
+    expect(cloud.requestsTo("GET", `/v1/sessions/${openTag}`).length).toBeGreaterThanOrEqual(1);
   });
 });
 

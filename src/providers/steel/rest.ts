@@ -13,6 +13,7 @@ import {
   ProviderError,
   isNotFoundError,
   isOutcomeUnknownError,
+  isProviderError,
 } from "../../errors.js";
 import { redactSecrets } from "../hosted/errors.js";
 import type { BrowserProvider, CreateSessionRequest, ProfileGrant, ProviderSession } from "../types.js";
@@ -196,6 +197,11 @@ export function createSteelRestProvider(options: SteelRestProviderOptions): Stee
     } catch (error) {
       // 404: already gone, which is what release wants.
       if (isNotFoundError(error)) return forget(id);
+      // Another 4xx for a session that no longer runs (released meanwhile, reaped): released all the same.
+      if (isProviderError(error) && error.status !== undefined && error.status >= 400 && error.status < 500) {
+        const current = await read(id).catch(() => "unknown" as const);
+        if (current === undefined || (current !== "unknown" && current.status !== "live")) return forget(id);
+      }
       throw error;
     }
     if (answer && answer.success === false) {

@@ -33,8 +33,9 @@ function parseProfileFile(value: unknown, path: string): Map<string, string> {
  * the store unchanged. The parent directory is created when missing; the
  * file is created with mode 0600.
  *
- * One process owns the file: two processes writing the same file overwrite
- * each other's changes. Give each worker its own file.
+ * Each change re-reads the file first, so two stores (or processes) on one
+ * file keep each other's entries; writes at the very same moment can still
+ * race (there is no cross-process lock). Give each worker its own file.
  *
  * @throws {ValidationError} (on first use) when the file exists but is not a profile store file; it is left untouched.
  * @example
@@ -64,7 +65,10 @@ export function createFileProfileStore(path: string): ProfileStore {
 
   function change(apply: (next: Map<string, string>) => boolean): Promise<void> {
     const run = queue.then(async () => {
-      const current = await load();
+      // Read afresh: another store on the same file may have written since, and a change of ours must
+      // not drop its entries. A missing file keeps what this store knows; a failed read fails the change.
+      const fresh = await readJsonFile(file, field);
+      const current = fresh === undefined ? await load() : parseProfileFile(fresh, file);
       const next = new Map(current);
       if (!apply(next)) return;
       const contents: ProfileFile = { version: 1, profiles: Object.fromEntries(next) };

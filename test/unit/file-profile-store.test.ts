@@ -75,4 +75,16 @@ describe("createFileProfileStore", () => {
     expect(() => createFileProfileStore("")).toThrow(ValidationError);
     await expect(createFileProfileStore(join(directory, "p.json")).set("a", "")).rejects.toBeInstanceOf(ValidationError);
   });
+
+  it("two stores on one file keep each other's entries (each change re-reads the file)", async () => {
+    const path = join(directory, "shared.json");
+    const a = createFileProfileStore(path);
+    const b = createFileProfileStore(path);
+    await a.set("alice", "ctx_a");
+    expect(await b.get("alice")).toBe("ctx_a");
+    await a.set("carol", "ctx_c");
+    // b read the file before carol was added; its change must not drop carol.
+    await b.set("bob", "ctx_b");
+    expect(JSON.parse(await readFile(path, "utf8")).profiles).toEqual({ alice: "ctx_a", bob: "ctx_b", carol: "ctx_c" });
+  });
 });

@@ -138,6 +138,8 @@ export {
   type RecordingStore,
   type StateStore,
   type StoredState,
+  type StoredLedger,
+  type StoredUncertainOpening,
   type ManagerCloseReport,
   type PendingRelease,
   type ReconcileReport,

@@ -7,4 +7,4 @@ export { systemClock, type Clock } from "./clock.js";
 export { SessionManagerEmitter, type SessionManagerEvents, type SessionCloseReason } from "./events.js";
 export type { ControlGrant, ControlState } from "./control.js";
 export type { RecordingFrame } from "./recordings.js";
-export type { Checkpoint, JournalEntry, RecordingMeta, RecordingStore, StateStore, StoredState } from "./stores.js";
+export type { Checkpoint, JournalEntry, RecordingMeta, RecordingStore, StateStore, StoredLedger, StoredState, StoredUncertainOpening } from "./stores.js";

@@ -8,6 +8,7 @@
 import { isNotFoundError } from "../errors.js";
 import type { BrowserAdapter, BrowserHandle, FoundSession } from "../protocol/adapter.js";
 import type { ResolvedOpenOptions } from "../protocol/open-options.js";
+import type { StoredLedger } from "./stores.js";
 
 /** An open whose outcome is unknown: the provider may run a session with this tag. */
 export interface UncertainOpening {
@@ -57,7 +58,32 @@ export class OpenLedger {
   private readonly pending = new Map<string, PendingRelease>();
   private readonly settling = new Map<string, Promise<void>>();
 
-  constructor(private readonly now: () => number) {}
+  /**
+   * @param onChange Called with the whole ledger after every change, to keep
+   *   it (the manager writes it to its state store).
+   */
+  constructor(
+    private readonly now: () => number,
+    private readonly onChange: (ledger: StoredLedger) => void = () => undefined,
+  ) {}
+
+  /** Takes over what a previous owner of the state root still owed. */
+  load(stored: StoredLedger | undefined): void {
+    for (const { options, ...info } of stored?.uncertain ?? []) this.uncertain.set(info.openTag, { info, options });
+    for (const release of stored?.pending ?? []) this.pending.set(release.providerSessionId, { ...release });
+  }
+
+  /** The whole ledger, as stored. */
+  snapshot(): StoredLedger {
+    return {
+      uncertain: [...this.uncertain.values()].map((entry) => ({ ...entry.info, options: entry.options })),
+      pending: this.pendingReleases(),
+    };
+  }
+
+  private changed(): void {
+    this.onChange(this.snapshot());
+  }
 
   /** Slots held by unsettled opens and releases. */
   get size(): number {
@@ -93,6 +119,7 @@ export class OpenLedger {
         reason: messageOf(error),
       },
     });
+    this.changed();
   }
 
   recordPending(handle: BrowserHandle, sessionId: string | undefined, error: unknown): void {
@@ -105,6 +132,7 @@ export class OpenLedger {
       since: new Date(this.now()).toISOString(),
       reason: messageOf(error),
     });
+    this.changed();
   }
 
   /**
@@ -180,10 +208,20 @@ export class OpenLedger {
     }
     this.uncertain.delete(openTag);
     if (found.length === 0) report.absent.push(openTag);
+    this.changed();
   }
 
   /** Retries every unconfirmed release once. A definite not-found counts as released. */
   async retryReleases(adapter: BrowserAdapter, report: ReconcileReport): Promise<void> {
+    if (this.pending.size === 0) return;
+    try {
+      await this.retryEach(adapter, report);
+    } finally {
+      this.changed();
+    }
+  }
+
+  private async retryEach(adapter: BrowserAdapter, report: ReconcileReport): Promise<void> {
     for (const [id, release] of [...this.pending]) {
       const handle: BrowserHandle = {
         id,

@@ -1,6 +1,7 @@
 import {
   ActionFailedError,
   BusyError,
+  JournalError,
   CapacityError,
   NotFoundError,
   OutcomeUnknownError,
@@ -29,7 +30,7 @@ import { describeCommand } from "./mask.js";
 import { performCommand, type PerformAction } from "./perform.js";
 import { resolveSessionManagerOptions, type ResolvedSessionManagerOptions, type SessionManagerOptions } from "./options.js";
 import { Recorder, type RecordingFrame } from "./recordings.js";
-import type { Checkpoint, JournalEntry, RecordingMeta } from "./stores.js";
+import type { Checkpoint, JournalEntry, RecordingMeta, StoredLedger } from "./stores.js";
 
 /** A session as the manager lists it. */
 export interface ManagedSessionInfo {
@@ -103,6 +104,8 @@ export class BrowserSessionManager implements BrowserBackend {
   private closedManager = false;
   /** Set when `close()` begins: nothing more is admitted. */
   private closing = false;
+  private ledgerWrites: Promise<void> = Promise.resolve();
+  private ledgerFailure: Error | undefined;
 
   constructor(
     private readonly adapter: BrowserAdapter,
@@ -115,7 +118,10 @@ export class BrowserSessionManager implements BrowserBackend {
     this.options = resolveSessionManagerOptions(options);
     const { clock } = this.options;
     this.journal = new Journal(this.options.stateStore, this.options.auditLimit, () => clock.now());
-    this.ledger = new OpenLedger(() => clock.now());
+    this.ledger = new OpenLedger(
+      () => clock.now(),
+      (ledger) => this.persistLedger(ledger),
+    );
     this.grants = new Set(this.options.profileGrants);
     this.checkpointBook = new CheckpointBook(this.options.stateStore);
     this.leases = new ControlLeases(clock, (sessionId, state, reason) =>
@@ -149,6 +155,8 @@ export class BrowserSessionManager implements BrowserBackend {
   private async initialize(): Promise<void> {
     const stored = await this.options.stateStore.open(this.options.tenantId === undefined ? {} : { tenantId: this.options.tenantId });
     this.journal.load(stored.journal);
+    // What a previous owner of this root still owed its provider: found again by reconcile().
+    this.ledger.load(stored.ledger);
     this.checkpointBook.load(stored.checkpoints);
     await this.recorder.load(this.options.recordingTtlMs);
   }
@@ -218,6 +226,17 @@ export class BrowserSessionManager implements BrowserBackend {
     return report;
   }
 
+  /** Writes the ledger after the writes before it; a failed write stops admission (what is owed must not be lost). */
+  private persistLedger(ledger: StoredLedger): void {
+    const store = this.options.stateStore;
+    if (!store.writeLedger) return;
+    this.ledgerWrites = this.ledgerWrites
+      .then(() => store.writeLedger!(ledger))
+      .catch((error: unknown) => {
+        this.ledgerFailure ??= error instanceof Error ? error : new Error(String(error));
+      });
+  }
+
   /** Opens whose outcome is unknown; while any remain, new opens are refused. */
   uncertainOpenings(): UncertainOpening[] {
     return this.ledger.uncertainOpenings();
@@ -252,6 +271,12 @@ export class BrowserSessionManager implements BrowserBackend {
     await this.ready();
     if (this.closing) throw new SessionClosedError("This session manager is closing");
     this.journal.assertWritable();
+    await this.ledgerWrites;
+    if (this.ledgerFailure) {
+      throw new JournalError(`The ledger of uncertain opens cannot be written (${this.ledgerFailure.message}); no open is admitted until the manager is reopened`, {
+        cause: this.ledgerFailure,
+      });
+    }
     const uncertain = this.ledger.uncertainOpenings();
     if (uncertain.length > 0) {
       throw new ReconcileRequiredError(
@@ -437,6 +462,7 @@ export class BrowserSessionManager implements BrowserBackend {
     }
     await this.recorder.close().catch(() => undefined);
     await this.journal.flush();
+    await this.ledgerWrites;
     // Releasing the root may fail (a read-only disk); a stale owner lock is taken over by the next owner.
     if (!this.initError) await this.options.stateStore.close().catch(() => undefined);
     return { unreleased: this.ledger.pendingReleases(), uncertain: this.ledger.uncertainOpenings() };

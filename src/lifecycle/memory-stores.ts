@@ -1,4 +1,4 @@
-import type { Checkpoint, JournalEntry, RecordingMeta, RecordingStore, StateStore, StoredState } from "./stores.js";
+import type { Checkpoint, JournalEntry, RecordingMeta, RecordingStore, StateStore, StoredLedger, StoredState } from "./stores.js";
 
 /**
  * A state store in memory: what a manager without `stateRootDir` uses. Nothing
@@ -13,13 +13,16 @@ export function createMemoryStateStore(): StateStore {
   let state: StoredState = { journal: [], checkpoints: [] };
   return {
     async open() {
-      return { journal: [...state.journal], checkpoints: [...state.checkpoints] };
+      return { journal: [...state.journal], checkpoints: [...state.checkpoints], ...(state.ledger ? { ledger: structuredClone(state.ledger) } : {}) };
     },
     async writeJournal(entries: readonly JournalEntry[]) {
       state = { ...state, journal: entries.map((entry) => ({ ...entry })) };
     },
     async writeCheckpoints(checkpoints: readonly Checkpoint[]) {
       state = { ...state, checkpoints: [...checkpoints] };
+    },
+    async writeLedger(ledger: StoredLedger) {
+      state = { ...state, ledger: structuredClone(ledger) };
     },
     async close() {},
   };

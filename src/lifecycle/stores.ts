@@ -4,6 +4,7 @@
  * (`src/stores/`). Everything stored is metadata: no typed text, no secrets,
  * URLs sanitised.
  */
+import type { PendingRelease, UncertainOpening } from "./ledger.js";
 import type { ResolvedOpenOptions } from "../protocol/open-options.js";
 
 /** One action as the journal (and the audit) keeps it. */
@@ -44,10 +45,23 @@ export interface Checkpoint {
   selectedIndex: number;
 }
 
+/** An uncertain open as stored: with the options to take its session over with. */
+export interface StoredUncertainOpening extends UncertainOpening {
+  options: ResolvedOpenOptions;
+}
+
+/** What the manager owes its provider, kept across restarts. */
+export interface StoredLedger {
+  uncertain: StoredUncertainOpening[];
+  pending: PendingRelease[];
+}
+
 /** What a state root holds when it is opened. */
 export interface StoredState {
   journal: JournalEntry[];
   checkpoints: Checkpoint[];
+  /** Uncertain opens and unconfirmed releases (absent in stores that do not keep them). */
+  ledger?: StoredLedger;
 }
 
 /**
@@ -64,6 +78,12 @@ export interface StateStore {
   writeJournal(entries: readonly JournalEntry[]): Promise<void>;
   /** Replaces the checkpoints atomically. */
   writeCheckpoints(checkpoints: readonly Checkpoint[]): Promise<void>;
+  /**
+   * Replaces the ledger (uncertain opens, unconfirmed releases) atomically, so
+   * what is owed to a provider survives a restart. Optional: without it the
+   * ledger lives in memory only.
+   */
+  writeLedger?(ledger: StoredLedger): Promise<void>;
   /** Releases ownership. */
   close(): Promise<void>;
 }

@@ -1,7 +1,8 @@
 import { mkdir, readdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { JournalError, ValidationError } from "../errors.js";
-import type { Checkpoint, JournalEntry, StateStore, StoredState } from "../lifecycle/stores.js";
+import type { PendingRelease } from "../lifecycle/ledger.js";
+import type { Checkpoint, JournalEntry, StateStore, StoredLedger, StoredState, StoredUncertainOpening } from "../lifecycle/stores.js";
 import { readJsonFile, writeFileAtomically } from "./atomic-file.js";
 import { claimOwnerLock, type OwnerLock } from "./owner-lock.js";
 
@@ -35,7 +36,7 @@ async function readRecords(path: string, isValid: (value: Record<string, unknown
 /**
  * A state store in a directory, for Node: `owner.lock` (one live owner at a
  * time), `root.json` (the tenant the root was created for), `journal.json` and
- * `checkpoints.json`, each replaced atomically (temporary file, fsync, rename,
+ * `checkpoints.json` and `ledger.json` (uncertain opens, unconfirmed releases), each replaced atomically (temporary file, fsync, rename,
  * directory fsync) so a failed write leaves the previous file intact.
  *
  * A lock left by a process that is gone (or whose pid was recycled) is taken
@@ -58,6 +59,7 @@ export function createFileStateStore(stateRootDir: string): StateStore {
     root: join(root, "root.json"),
     journal: join(root, "journal.json"),
     checkpoints: join(root, "checkpoints.json"),
+    ledger: join(root, "ledger.json"),
   };
   let lock: OwnerLock | undefined;
   let writes: Promise<void> = Promise.resolve();
@@ -71,7 +73,7 @@ export function createFileStateStore(stateRootDir: string): StateStore {
   async function checkTenant(tenantId: string | undefined): Promise<void> {
     const stored = await readJsonFile(paths.root, field);
     if (stored === undefined) {
-      const holdsState = (await readdir(root)).some((name) => name === "journal.json" || name === "checkpoints.json");
+      const holdsState = (await readdir(root)).some((name) => name === "journal.json" || name === "checkpoints.json" || name === "ledger.json");
       if (holdsState) throw new ValidationError(field, `${root} holds state but no root.json; refusing to adopt it`);
       const description: RootDescription = { version: 1, ...(tenantId === undefined ? {} : { tenantId }), createdAt: new Date().toISOString() };
       await writeFileAtomically(paths.root, `${JSON.stringify(description, null, 2)}\n`);
@@ -110,8 +112,18 @@ export function createFileStateStore(stateRootDir: string): StateStore {
         await checkTenant(owner.tenantId);
         const journal = await readRecords(paths.journal, (entry) => typeof entry.seq === "number" && typeof entry.op === "string");
         const checkpoints = await readRecords(paths.checkpoints, (checkpoint) => typeof checkpoint.id === "string");
+        const owed = await readRecords(
+          paths.ledger,
+          (item) =>
+            (item.kind === "uncertain" && typeof item.openTag === "string" && isRecord(item.options)) ||
+            (item.kind === "pending" && typeof item.providerSessionId === "string" && typeof item.provider === "string"),
+        );
         lock = claimed;
-        return { journal: journal as unknown as JournalEntry[], checkpoints: checkpoints as unknown as Checkpoint[] };
+        const ledger: StoredLedger = {
+          uncertain: owed.filter((item) => item.kind === "uncertain").map(({ kind: _kind, ...item }) => item as unknown as StoredUncertainOpening),
+          pending: owed.filter((item) => item.kind === "pending").map(({ kind: _kind, ...item }) => item as unknown as PendingRelease),
+        };
+        return { journal: journal as unknown as JournalEntry[], checkpoints: checkpoints as unknown as Checkpoint[], ledger };
       } catch (error) {
         await claimed.release().catch(() => undefined);
         throw error;
@@ -125,6 +137,14 @@ export function createFileStateStore(stateRootDir: string): StateStore {
 
     async writeCheckpoints(checkpoints: readonly Checkpoint[]): Promise<void> {
       await enqueueWrite(paths.checkpoints, JSON.stringify(checkpoints));
+    },
+
+    async writeLedger(ledger: StoredLedger): Promise<void> {
+      const items = [
+        ...ledger.uncertain.map((item) => ({ kind: "uncertain", ...item })),
+        ...ledger.pending.map((item) => ({ kind: "pending", ...item })),
+      ];
+      await enqueueWrite(paths.ledger, JSON.stringify(items));
     },
 
     async close(): Promise<void> {

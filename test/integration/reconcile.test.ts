@@ -3,11 +3,15 @@
  * Chromium: a local provider whose answers are lost or refused on cue, so
  * the provider really holds the sessions the manager must find again.
  */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
 import { CapacityError, OutcomeUnknownError, ProviderError, ReconcileRequiredError, isOutcomeUnknownError } from "../../src/errors.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
 import { createLocalProvider, type PlaywrightProvider } from "../../src/providers/local/index.js";
+import { createFileStateStore } from "../../src/stores/index.js";
 import { faulty, noFaults, type Faults } from "../helpers/faulty-provider.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 
@@ -95,6 +99,39 @@ describe("uncertain opens (real Chromium)", () => {
     await expect(browsers.open({ openTag: "never-1" })).rejects.toBeInstanceOf(OutcomeUnknownError);
     expect(await browsers.reconcile()).toEqual({ adopted: [], released: [], absent: ["never-1"], unresolved: [] });
     await expect(browsers.open()).resolves.toMatchObject({ provider: "local" });
+  });
+});
+
+describe("across a restart (real Chromium, file state root)", () => {
+  it("what the manager owes its provider survives a restart and is settled by the next owner's reconcile()", async () => {
+    const root = await mkdtemp(join(tmpdir(), "station-ledger-"));
+    try {
+      const store = createFileStateStore(root);
+      const first = new BrowserSessionManager(adapter, 2, { stateStore: store });
+      const kept = await first.open({ openTag: "restart-release" });
+      faults.refuseRelease = 1;
+      await expect(first.closeSession(kept.id)).rejects.toBeInstanceOf(ProviderError);
+      faults.loseCreateAnswer = 1;
+      await expect(first.open({ openTag: "restart-open" })).rejects.toBeInstanceOf(OutcomeUnknownError);
+      await expect.poll(async () => readFile(join(root, "ledger.json"), "utf8").catch(() => "")).toContain("restart-open");
+      // The process "dies": the manager is abandoned without close(); only the root is let go.
+      await store.close();
+
+      const second = new BrowserSessionManager(adapter, 2, { stateStore: createFileStateStore(root) });
+      managers.push(second);
+      await second.ready();
+      expect(second.uncertainOpenings()).toMatchObject([{ openTag: "restart-open" }]);
+      expect(second.pendingReleases()).toMatchObject([{ openTag: "restart-release" }]);
+      await expect(second.open()).rejects.toBeInstanceOf(ReconcileRequiredError);
+      const report = await second.reconcile();
+      expect(report.released.map((each) => each.openTag).sort()).toEqual(["restart-open", "restart-release"]);
+      expect(await running("restart-open")).toBe(0);
+      expect(await running("restart-release")).toBe(0);
+      await expect.poll(async () => JSON.parse(await readFile(join(root, "ledger.json"), "utf8"))).toEqual([]);
+      await expect(second.open()).resolves.toMatchObject({ provider: "local" });
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
   });
 });
 

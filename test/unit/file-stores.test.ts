@@ -61,7 +61,7 @@ describe("createFileStateStore", () => {
   it("round-trips the journal and checkpoints and releases the lock on close", async () => {
     const root = join(directory, "state");
     const store = createFileStateStore(root);
-    expect(await store.open({ tenantId: "tenant-1" })).toEqual({ journal: [], checkpoints: [] });
+    expect(await store.open({ tenantId: "tenant-1" })).toEqual({ journal: [], checkpoints: [], ledger: { uncertain: [], pending: [] } });
     const lock = JSON.parse(await readFile(join(root, "owner.lock"), "utf8"));
     expect(lock).toMatchObject({ pid: process.pid, hostname: hostname() });
     expect(Date.parse(lock.startedAt)).not.toBeNaN();
@@ -72,12 +72,19 @@ describe("createFileStateStore", () => {
     const journal = [entry(1), entry(2, { outcome: "pending", detail: "é ✓ [3 chars, sha256:abcd1234]" })];
     await store.writeJournal(journal);
     await store.writeCheckpoints([checkpoint]);
+    const pending = { providerSessionId: "p1", provider: "local", openTag: "t1", since: "2026-11-30T00:00:00.000Z", reason: "503" };
+    const uncertain = { openTag: "t2", since: "2026-11-30T00:00:00.000Z", reason: "no answer", options: { openTag: "t2" } };
+    await store.writeLedger!({ uncertain: [uncertain], pending: [pending] });
     await store.close();
     await store.close(); // idempotent
     expect(existsSync(join(root, "owner.lock"))).toBe(false);
 
     const reopened = createFileStateStore(root);
-    expect(await reopened.open({ tenantId: "tenant-1" })).toEqual({ journal, checkpoints: [checkpoint] });
+    expect(await reopened.open({ tenantId: "tenant-1" })).toEqual({
+      journal,
+      checkpoints: [checkpoint],
+      ledger: { uncertain: [{ openTag: "t2", since: "2026-11-30T00:00:00.000Z", reason: "no answer", options: { openTag: "t2" } }], pending: [{ providerSessionId: "p1", provider: "local", openTag: "t1", since: "2026-11-30T00:00:00.000Z", reason: "503" }] },
+    });
     await reopened.close();
   });
 

@@ -63,24 +63,44 @@ const locatorValueDescriptions: Record<string, string> = {
   testId: "The element's data-testid value.",
 };
 
-/** The JSON Schema of a target field: a ref string, or a locator object with every field described. */
+/**
+ * The JSON Schema of a target field: a ref string, or one locator object
+ * whose `by` names the kind. The protocol's locator variants are merged into
+ * that one object (each field keeps its generated type), and the role is a
+ * described string rather than the 80-value enum: repeated in every variant
+ * of every tool, those made the tool list several times larger. Input is
+ * still parsed by the protocol's schemas, so an unknown role or a missing
+ * field is refused naming it.
+ */
 export function targetJsonSchema(refJson: Record<string, unknown>, locatorJson: Record<string, unknown>): Record<string, unknown> {
   const options = (locatorJson.oneOf ?? locatorJson.anyOf ?? []) as Record<string, unknown>[];
-  const locators = options.map((option) => {
+  const kinds: string[] = [];
+  const merged: Record<string, Record<string, unknown>> = {};
+  for (const option of options) {
     const properties = (option.properties ?? {}) as Record<string, Record<string, unknown>>;
     const kind = String((properties.by as { const?: unknown } | undefined)?.const ?? "");
-    const describedProperties = Object.fromEntries(
-      Object.entries(properties).map(([key, property]) => [
-        key,
-        { ...property, description: key === "value" ? locatorValueDescriptions[kind] ?? "The text to match." : locatorFieldDescriptions[key] ?? key },
-      ]),
-    );
-    return { ...option, properties: describedProperties };
-  });
+    if (kind) kinds.push(kind);
+    for (const [key, property] of Object.entries(properties)) {
+      if (key === "by" || key in merged) continue;
+      merged[key] = { ...property, description: key === "value" ? valueDescription : locatorFieldDescriptions[key] ?? key };
+    }
+  }
+  if (merged.role) merged.role = { type: "string", description: roleDescription };
   return {
     anyOf: [
       { ...refJson, description: "A ref from the latest observe, e.g. e12 (preferred)." },
-      { anyOf: locators, description: "A locator object, when no ref fits." },
+      {
+        type: "object",
+        description: "A locator object, when no ref fits: `by` and the field it names (role [+ name], value, selector or ref).",
+        properties: { by: { enum: kinds, description: locatorFieldDescriptions.by }, ...merged },
+        required: ["by"],
+        additionalProperties: false,
+      },
     ],
   };
 }
+
+const valueDescription = `The text to match: ${Object.entries(locatorValueDescriptions)
+  .map(([kind, text]) => `${text.replace(/\.$/, "").toLowerCase()} (by ${kind})`)
+  .join(", ")}.`;
+const roleDescription = "The ARIA role (by role), e.g. button, link, textbox, checkbox, radio, combobox, heading, tab, menuitem, option.";

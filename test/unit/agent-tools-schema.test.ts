@@ -233,3 +233,22 @@ describe("random input (property)", () => {
     expect(stub.calls).toEqual([]);
   });
 });
+
+describe("the size of the tool list a model reads", () => {
+  it("describes a target once as a ref or one locator object (no 80-role enum per variant), and still refuses an unknown role", async () => {
+    const stub = createStubBackend();
+    const toolset = createBrowserAgentTools({ client: stub.backend, maxSessions: 1 });
+    const click = toolset.tools.find((tool) => tool.name === "station_browser_click")!;
+    const target = (click.inputSchema.properties.target as { anyOf: Record<string, unknown>[] }).anyOf;
+    expect(target).toHaveLength(2);
+    expect(target[1]).toMatchObject({ type: "object", required: ["by"], properties: { role: { type: "string" } } });
+    expect(JSON.stringify(click.inputSchema)).not.toContain('"treegrid"');
+    // The default tool list stays small enough to send with every request (it was ~69 KB with the enum inlined).
+    const total = toolset.tools.reduce((sum, tool) => sum + JSON.stringify(tool.inputSchema).length, 0);
+    expect(total).toBeLessThan(32 * 1024);
+    await toolset.tools.find((tool) => tool.name === "station_browser_open")!.execute({});
+    const refused = await click.execute({ target: { by: "role", role: "buton", name: "Go" } });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toMatch(/^error: input\.target(\.role)?: /);
+  });
+});

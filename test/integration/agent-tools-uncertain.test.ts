@@ -1,37 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createBrowserAgentTools, type AgentTool } from "../../src/agent-tools/index.js";
 import { BrowserUseClient } from "../../src/client/index.js";
-import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
 import type { BrowserBackend } from "../../src/protocol/backend.js";
-import { createBrowserWorker } from "../../src/worker/index.js";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
-import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
-import { startWorkerServer, type WorkerServer } from "../helpers/worker-server.js";
+import type { FaultProxy } from "../helpers/fault-proxy.js";
+import type { FixtureServer } from "../helpers/fixture-server.js";
+import type { WorkerServer } from "../helpers/worker-server.js";
+import { startWorkerStack, type WorkerStack } from "../helpers/worker-stack.js";
 
 /** Uncertain opens, human control leases and cancellation, with real Chromium and real HTTP. */
 const token = "op-".padEnd(40, "x");
 const tenantKey = "tenant-uncertain-".padEnd(40, "k");
 
-let adapter: PlaywrightBrowserAdapter;
+let stack: WorkerStack;
 let manager: BrowserSessionManager;
 let worker: WorkerServer;
 let proxy: FaultProxy;
 let fixtures: FixtureServer;
 
 beforeAll(async () => {
-  adapter = new PlaywrightBrowserAdapter();
-  manager = new BrowserSessionManager(adapter, 6);
-  worker = await startWorkerServer(createBrowserWorker({ manager, token, tenants: { [tenantKey]: "acme" }, stationId: "local" }));
-  proxy = await startFaultProxy(worker.origin);
-  fixtures = await startFixtureServer();
+  stack = await startWorkerStack({ token, tenantKey, maxSessions: 6 });
+  ({ manager, worker, proxy, fixtures } = stack);
 });
 afterAll(async () => {
-  await proxy?.close();
-  await worker?.close();
-  await manager?.close();
-  await adapter?.shutdown();
-  await fixtures?.close();
+  await stack?.close();
 });
 
 const client = () => new BrowserUseClient({ baseUrl: proxy.origin, stationId: "local", apiKey: tenantKey, timeoutMs: 30_000 });

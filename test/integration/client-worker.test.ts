@@ -1,42 +1,29 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NotFoundError, OutcomeUnknownError, isBusyError } from "../../src/errors.js";
 import { BrowserUseClient } from "../../src/client/index.js";
-import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
-import { createBrowserWorker } from "../../src/worker/index.js";
-import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
-import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
-import { startWorkerServer, type WorkerServer } from "../helpers/worker-server.js";
+import type { FaultProxy } from "../helpers/fault-proxy.js";
+import type { FixtureServer } from "../helpers/fixture-server.js";
+import type { WorkerServer } from "../helpers/worker-server.js";
+import { startWorkerStack, type WorkerStack } from "../helpers/worker-stack.js";
 
 const token = "op-".padEnd(40, "x");
 const tenantKey = "tenant-acme-".padEnd(40, "k");
 
-let adapter: PlaywrightBrowserAdapter;
+let stack: WorkerStack;
 let manager: BrowserSessionManager;
 let worker: WorkerServer;
 let proxy: FaultProxy;
 let fixtures: FixtureServer;
 
 beforeAll(async () => {
-  adapter = new PlaywrightBrowserAdapter();
-  manager = new BrowserSessionManager(adapter, 8);
-  worker = await startWorkerServer(createBrowserWorker({ manager, token, tenants: { [tenantKey]: "acme" }, stationId: "local" }));
-  proxy = await startFaultProxy(worker.origin);
-  fixtures = await startFixtureServer();
+  stack = await startWorkerStack({ token, tenantKey, maxSessions: 8 });
+  ({ manager, worker, proxy, fixtures } = stack);
 });
-let stopped = false;
 /** Stops everything once (the last test does it and checks what is left; afterAll covers a failure before). */
-async function shutDown(): Promise<void> {
-  if (stopped) return;
-  stopped = true;
-  await proxy.close();
-  await worker.close();
-  await manager.close();
-  await adapter.shutdown();
-}
+const shutDown = () => stack.stopBrowsers();
 afterAll(async () => {
-  await shutDown();
-  await fixtures.close();
+  await stack?.close();
 });
 
 const client = (baseUrl = proxy.origin) => new BrowserUseClient({ baseUrl, stationId: "local", apiKey: tenantKey, timeoutMs: 30_000 });

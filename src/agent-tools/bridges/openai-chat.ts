@@ -1,6 +1,6 @@
 import type { AgentTool, ToolInputSchema } from "../types.js";
-import { flaggedText, imageCount, imageDataUrl, modelInputSchema } from "./result-content.js";
-import { isStrictReady } from "./strict-schema.js";
+import { flaggedText, imageCount, imageDataUrl } from "./result-content.js";
+import { openAIFunction } from "./strict-schema.js";
 import { createToolRunner, parseToolArguments, quoteName, type BridgeCallOptions, type ToolCallOutcome } from "./tool-runner.js";
 
 /** OpenAI function names: `^[a-zA-Z0-9_-]{1,64}$`. */
@@ -124,17 +124,7 @@ export function toOpenAIChatMessages(outcomes: readonly ToolCallOutcome[], optio
  */
 export function openAIChatTools(tools: readonly AgentTool[], options: OpenAIChatToolsOptions = {}): OpenAIChatToolset {
   const runner = createToolRunner(tools, "OpenAI", openAIToolNamePattern);
-  const definitions = tools.map(
-    (tool): OpenAIChatFunctionTool => ({
-      type: "function",
-      function: {
-        name: tool.name,
-        description: tool.description,
-        parameters: modelInputSchema(tool.inputSchema),
-        strict: options.strict !== false && isStrictReady(tool.inputSchema),
-      },
-    }),
-  );
+  const definitions = tools.map((tool): OpenAIChatFunctionTool => ({ type: "function", function: openAIFunction(tool, options.strict) }));
   return {
     definitions,
     has: runner.has,

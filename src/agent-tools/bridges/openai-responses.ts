@@ -1,7 +1,7 @@
 import type { AgentTool, ToolInputSchema, ToolResult } from "../types.js";
 import { openAIToolNamePattern, type OpenAIImageDetail } from "./openai-chat.js";
-import { flaggedText, imageDataUrl, modelInputSchema } from "./result-content.js";
-import { isStrictReady } from "./strict-schema.js";
+import { flaggedText, imageDataUrl } from "./result-content.js";
+import { openAIFunction } from "./strict-schema.js";
 import { createToolRunner, parseToolArguments, type BridgeCallOptions } from "./tool-runner.js";
 
 /** Options of {@link openAIResponsesTools}. */
@@ -115,15 +115,7 @@ export function toOpenAIResponsesOutput(callId: string, result: ToolResult, opti
 export function openAIResponsesTools(tools: readonly AgentTool[], options: OpenAIResponsesToolsOptions = {}): OpenAIResponsesToolset {
   const runner = createToolRunner(tools, "OpenAI", openAIToolNamePattern);
   const formatOptions = options.imageDetail === undefined ? {} : { imageDetail: options.imageDetail };
-  const definitions = tools.map(
-    (tool): OpenAIResponsesFunctionTool => ({
-      type: "function",
-      name: tool.name,
-      description: tool.description,
-      parameters: modelInputSchema(tool.inputSchema),
-      strict: options.strict !== false && isStrictReady(tool.inputSchema),
-    }),
-  );
+  const definitions = tools.map((tool): OpenAIResponsesFunctionTool => ({ type: "function", ...openAIFunction(tool, options.strict) }));
   return {
     definitions,
     has: runner.has,

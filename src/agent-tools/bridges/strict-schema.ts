@@ -1,3 +1,5 @@
+import type { AgentTool, ToolInputSchema } from "../types.js";
+import { modelInputSchema } from "./result-content.js";
 /**
  * Whether a JSON Schema can be sent with `strict: true` to OpenAI (Structured
  * Outputs). Conservative: only the subset every strict-mode model accepts —
@@ -38,4 +40,21 @@ function strictNode(node: unknown, depth: number): boolean {
 export function isStrictReady(schema: Record<string, unknown>): boolean {
   const { $schema: _dialect, ...rest } = schema;
   return rest.type === "object" && strictNode(rest, 0);
+}
+
+/**
+ * The function part of an OpenAI tool declaration (Chat nests it under
+ * `function`, Responses spreads it): strict only when the schema is ready
+ * for it, unless `strict: false` turns strict off.
+ */
+export function openAIFunction(
+  tool: AgentTool,
+  strict: "auto" | false | undefined,
+): { name: string; description: string; parameters: ToolInputSchema; strict: boolean } {
+  return {
+    name: tool.name,
+    description: tool.description,
+    parameters: modelInputSchema(tool.inputSchema),
+    strict: strict !== false && isStrictReady(tool.inputSchema),
+  };
 }

@@ -53,13 +53,18 @@ export interface CliRun {
 }
 
 /**
- * Starts `src/worker/cli.ts <args>` under tsx with this environment plus
+ * Starts `src/worker/cli.ts <args>` (Node with tsx's loader) with this environment plus
  * `environment`, minus every inherited `STATION_*` variable. `stdin: "pipe"`
  * keeps stdin open for a protocol (MCP); otherwise it is closed.
  */
 export function startCli(args: string[], environment: Record<string, string> = {}, stdin: "pipe" | "ignore" = "ignore"): CliRun {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("STATION_")));
-  const child = spawn("node_modules/.bin/tsx", ["src/worker/cli.ts", ...args], { env: { ...base, ...environment }, stdio: [stdin, "pipe", "pipe"] });
+  // Node itself with tsx's loader, not the tsx CLI: that would be a relaying parent, and a signal sent
+  // before it has learnt which signals the child handles would end it with 143 instead of reaching the CLI.
+  const child = spawn(process.execPath, ["--import", "tsx", "src/worker/cli.ts", ...args], {
+    env: { ...base, ...environment },
+    stdio: [stdin, "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));

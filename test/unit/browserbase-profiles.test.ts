@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ActionFailedError, OutcomeUnknownError, ProfileError, ProfileInUseError, ProviderError } from "../../src/errors.js";
 import { createBrowserbaseRestProvider, type BrowserbaseRestProviderOptions } from "../../src/providers/browserbase/index.js";
 import { createMemoryProfileStore } from "../../src/providers/hosted/index.js";
-import { baseURL, createBrowserbaseMock } from "../helpers/browserbase-mock.js";
+import { baseURL, createBrowserbaseMock, fakeSleep } from "../helpers/browserbase-mock.js";
 import { failure } from "../helpers/failure.js";
 
 const apiKey = "bb_live_PROFILESECRET_0123456789";
@@ -22,16 +22,6 @@ afterEach(() => {
   mock.reset();
 });
 afterAll(() => server.close());
-
-/** A fake timer that records waits; `gate` lets a test hold a wait open. */
-function fakeSleep() {
-  const waits: number[] = [];
-  const sleep = async (ms: number, signal?: AbortSignal) => {
-    if (signal?.aborted) throw new ActionFailedError("cancelled");
-    waits.push(ms);
-  };
-  return { waits, sleep };
-}
 
 const settleMs = 3000;
 

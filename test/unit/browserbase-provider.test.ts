@@ -16,7 +16,7 @@ import {
   ValidationError,
 } from "../../src/errors.js";
 import { createBrowserbaseRestProvider, type BrowserbaseRestProviderOptions } from "../../src/providers/browserbase/index.js";
-import { baseURL, createBrowserbaseMock } from "../helpers/browserbase-mock.js";
+import { baseURL, createBrowserbaseMock, fakeSleep } from "../helpers/browserbase-mock.js";
 import { failure } from "../helpers/failure.js";
 
 const apiKey = "bb_live_TOPSECRET_0123456789abcdef";
@@ -36,16 +36,6 @@ const answer = (resolver: Resolver) => async ({ request }: { request: Request })
   await mock.record(request);
   return resolver(request);
 };
-
-/** A fake timer: records each wait and returns at once. */
-function fakeSleep() {
-  const waits: number[] = [];
-  const sleep = async (ms: number, signal?: AbortSignal) => {
-    if (signal?.aborted) throw new ActionFailedError("cancelled");
-    waits.push(ms);
-  };
-  return { waits, sleep };
-}
 
 function provider(options: Partial<BrowserbaseRestProviderOptions> = {}) {
   return createBrowserbaseRestProvider({ apiKey, baseURL, sleep: fakeSleep().sleep, ...options });

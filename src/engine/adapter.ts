@@ -14,6 +14,7 @@ import { interactionHandlers } from "./commands/interaction.js";
 import { navigationHandlers } from "./commands/navigation.js";
 import { observationHandlers } from "./commands/observation.js";
 import { withDeadline } from "./deadline.js";
+import { settleFailure } from "./outcome.js";
 import { toStationError } from "./playwright-errors.js";
 import { EngineSession } from "./session.js";
 
@@ -170,10 +171,12 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
       budgetMs: commandBudgetMs(parsed) + this.settleMs + this.watchdogGraceMs,
       signal,
     };
+    const navigationsBefore = session.navigationCount;
     try {
       return (await withDeadline(handler(context, parsed as never), watch)) as CommandResult<Command["op"]>;
     } catch (error) {
-      throw toStationError(error, parsed.op);
+      if (!watch.mutating) throw toStationError(error, parsed.op);
+      throw settleFailure(parsed, error, { committed: session.navigationCount > navigationsBefore, url: session.selectedUrl() });
     }
   }
 

@@ -44,6 +44,8 @@ export class EngineSession {
   tracing: { timer: ReturnType<typeof setTimeout> } | undefined;
 
   private pageCounter = 0;
+  /** Main-frame navigations of every page of the session so far. */
+  navigationCount = 0;
   private readonly ownPages = new WeakSet<Page>();
   /** Pages the site opened (popups, new tabs) that no action result has reported yet. */
   private readonly unreportedPages = new Set<string>();
@@ -99,6 +101,12 @@ export class EngineSession {
     const state = this.pages.get(this.selectedPageId);
     if (!state) throw new NotFoundError(`Session ${this.id} has no selected page`);
     return state;
+  }
+
+  /** The selected page's URL (sanitised), or `undefined` when there is none. */
+  selectedUrl(): string | undefined {
+    const state = this.pages.get(this.selectedPageId);
+    return state && !state.page.isClosed() ? sanitizeUrl(state.page.url()) : undefined;
   }
 
   /** A page by id. */
@@ -163,6 +171,7 @@ export class EngineSession {
     page.on("framenavigated", (frame) => {
       if (frame !== page.mainFrame()) return;
       state.navigations++;
+      this.navigationCount++;
       this.refs.invalidate(state.id, "the page navigated");
       this.guard(state);
     });

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { ActionFailedError, NotImplementedError, StaleRefError } from "../../src/errors.js";
+import { NotImplementedError, OutcomeUnknownError, StaleRefError } from "../../src/errors.js";
 import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import { imageSize } from "../../src/engine/screenshot.js";
 import { limits } from "../../src/protocol/limits.js";
@@ -117,8 +117,9 @@ describe("observation (real Chromium)", () => {
     expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "Promise.resolve(7)" })).value).toBe(7);
     expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "undefined" })).value).toBe(null);
     const date = await browser.adapter.execute(handle, { op: "evaluate", expression: "({ when: new Date() })" }).catch((caught: unknown) => caught);
-    expect(date).toBeInstanceOf(ActionFailedError);
-    expect((date as Error).message).toMatch(/not JSON-compatible \(Date at \$\.when\)/);
+    // The expression ran: its result is refused, and the outcome is not "failed" (its effects stand).
+    expect(date).toBeInstanceOf(OutcomeUnknownError);
+    expect((date as Error).message).toMatch(/the expression ran, but its result is not JSON-compatible \(Date at \$\.when\)/);
     await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "NaN" })).rejects.toThrow(/NaN at \$/);
     await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "(() => { throw new Error('boom') })()" })).rejects.toThrow(/boom/);
   });

@@ -2,6 +2,7 @@ import type { Page } from "playwright-core";
 import { ActionFailedError, CapacityError } from "../../errors.js";
 import { limits } from "../../protocol/limits.js";
 import { assertNavigableUrl, sanitizeUrl } from "../../protocol/url-policy.js";
+import { inputMayHaveReached } from "../outcome.js";
 import { navigationTimeout, runAction, type CommandContext, type CommandHandlers } from "../command-context.js";
 
 type WaitUntil = "load" | "domcontentloaded" | "networkidle" | "commit";
@@ -46,11 +47,22 @@ export const navigationHandlers: CommandHandlers<
     if (context.session.pages.size >= limits.pagesPerSession) {
       throw new CapacityError(`Session ${context.session.id} already has ${limits.pagesPerSession} pages; close one first`);
     }
-    const state = await context.session.openPage();
-    const result = await runAction(context, async (selected) => {
-      if (command.url !== undefined) await goto(selected.page, command.url, "load", navigationTimeout(command), context.signal);
-    });
-    return { ...result, pageId: state.id };
+    const { session } = context;
+    const previous = session.selectedPageId;
+    const state = await session.openPage();
+    try {
+      const result = await runAction(context, async (selected) => {
+        if (command.url !== undefined) await goto(selected.page, command.url, "load", navigationTimeout(command), context.signal);
+      });
+      return { ...result, pageId: state.id };
+    } catch (error) {
+      // Failed before any request left: leave the session as it was, without a half-opened page.
+      if (!inputMayHaveReached(command, error)) {
+        await state.page.close().catch(() => undefined);
+        if (session.pages.has(previous)) session.selectedPageId = previous;
+      }
+      throw error;
+    }
   },
 
   async pages(context) {

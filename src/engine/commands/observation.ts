@@ -1,4 +1,4 @@
-import { ActionFailedError, NotImplementedError } from "../../errors.js";
+import { ActionFailedError, NotImplementedError, OutcomeUnknownError } from "../../errors.js";
 import { limits } from "../../protocol/limits.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import { snapshotAccessibility } from "../accessibility.js";
@@ -41,6 +41,13 @@ export function jsonProblem(value: unknown, path = "$"): string | undefined {
 function readVisibleText(): string {
   const body = document.body;
   return body ? String(body.innerText) : "";
+}
+
+/** An evaluate whose expression ran but whose result cannot be returned: its effects, if any, stand. */
+function resultRefused(problem: string): OutcomeUnknownError {
+  return new OutcomeUnknownError(
+    `evaluate: the expression ran, but its result ${problem}. Whatever it changed on the page has taken effect; observe before running it again.`,
+  );
 }
 
 /** inspect · accessibility · screenshot · text · content · evaluate · diagnostics · challenge */
@@ -91,12 +98,13 @@ export const observationHandlers: CommandHandlers<
     }
     // A bare `undefined` (a statement, a void call) reads as null, as JSON would have it.
     if (value === undefined) value = null;
+    // The expression has run by now: whatever it did stands, even if its result cannot be returned.
     const problem = jsonProblem(value);
-    if (problem) throw new ActionFailedError(`evaluate: the result is not JSON-compatible (${problem}); return plain data`);
+    if (problem) throw resultRefused(`is not JSON-compatible (${problem}); return plain data`);
     const json = JSON.stringify(value);
     const bytes = new TextEncoder().encode(json).length;
     if (bytes > limits.evaluateResultBytes) {
-      throw new ActionFailedError(`evaluate: the result is ${bytes} bytes of JSON, above the ${limits.evaluateResultBytes}-byte limit`);
+      throw resultRefused(`is ${bytes} bytes of JSON, above the ${limits.evaluateResultBytes}-byte limit`);
     }
     return { value: JSON.parse(json) as unknown };
   },

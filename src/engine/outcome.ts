@@ -1,0 +1,172 @@
+import { errors as playwrightErrors } from "playwright-core";
+import { OutcomeUnknownError, isStationBrowserError, type StationBrowserError } from "../errors.js";
+import type { BrowserCommand, CommandOp } from "../protocol/commands.js";
+import { toStationError } from "./playwright-errors.js";
+
+/**
+ * The outcome rule for mutating commands: a failure is `failed` only when no
+ * input can have reached the page — the target was missing or never
+ * actionable, or the command was refused before dispatch. Once input may have
+ * been dispatched, or a navigation may have committed, the outcome is
+ * unknown ({@link OutcomeUnknownError}), whichever timeout or error ended it.
+ *
+ * The evidence is Playwright's own call log (`error.log`), which states each
+ * step of an action: pointer actions log `performing click action` right
+ * before the input, the atomic fill/select/upload steps log the state that
+ * stopped them (`element is not enabled`) when they did not act.
+ */
+
+/** What a failed mutating command leaves behind, for the error message. */
+export interface FailureEvidence {
+  /** A main-frame navigation of the session committed while the command ran (counts for navigation ops). */
+  committed: boolean;
+  /** Where the selected page is now (sanitised), to tell the caller what to check. */
+  url: string | undefined;
+}
+
+/** The error a failed mutating command is reported with: its own, or {@link OutcomeUnknownError}. */
+export function settleFailure(command: BrowserCommand, error: unknown, evidence: FailureEvidence): StationBrowserError {
+  const { op } = command;
+  const failure = toStationError(error, op);
+  if (failure.code === "outcome_unknown") return failure;
+  // A navigation that committed has reached a server whatever ended its wait; for other ops the call log decides.
+  const committed = evidence.committed && navigationOps.has(op);
+  if (!committed && !inputMayHaveReached(command, error)) return failure;
+  const where = evidence.url === undefined ? "" : ` The selected page is now at ${evidence.url}.`;
+  const why = committed ? "its navigation committed" : navigationOps.has(op) ? "its request may already have reached the server" : "its input may already have reached the page";
+  return new OutcomeUnknownError(
+    `${failure.message.replace(/\.$/, "")} — but ${why}, so it may have taken effect.${where} ${checkAdvice(op)}`,
+    { cause: error },
+  );
+}
+
+/** What the caller should look at before deciding, per op. */
+function checkAdvice(op: CommandOp): string {
+  if (navigationOps.has(op)) return "Observe the page (URL, content) before navigating again; do not repeat it blindly.";
+  if (op === "evaluate") return "Observe the page before running the expression again; do not repeat it blindly.";
+  return "Observe the page (was the form sent, the value set, the item added?) before acting again; do not repeat it blindly.";
+}
+
+const navigationOps = new Set<CommandOp>(["navigate", "back", "forward", "reload", "newPage"]);
+
+/** Keyboard and mouse input sent straight to the page: any failure once it began may have left input behind. */
+const rawInputOps = new Set<CommandOp>(["mouseClick", "mouseMove", "dragCoordinates", "scroll", "type", "press"]);
+
+/**
+ * Chromium network errors that end a navigation before any request reached a
+ * server: nothing was sent, so nothing can have happened there.
+ */
+const notSentNetErrors = new Set([
+  "ERR_NAME_NOT_RESOLVED",
+  "ERR_NAME_RESOLUTION_FAILED",
+  "ERR_CONNECTION_REFUSED",
+  "ERR_ADDRESS_UNREACHABLE",
+  "ERR_ADDRESS_INVALID",
+  "ERR_INTERNET_DISCONNECTED",
+  "ERR_NETWORK_ACCESS_DENIED",
+  "ERR_PROXY_CONNECTION_FAILED",
+  "ERR_TUNNEL_CONNECTION_FAILED",
+  "ERR_UNSAFE_PORT",
+  "ERR_INVALID_URL",
+  "ERR_DISALLOWED_URL_SCHEME",
+  "ERR_UNKNOWN_URL_SCHEME",
+  "ERR_BLOCKED_BY_CLIENT",
+  "ERR_BLOCKED_BY_ADMINISTRATOR",
+  "ERR_CERT_COMMON_NAME_INVALID",
+  "ERR_CERT_DATE_INVALID",
+  "ERR_CERT_AUTHORITY_INVALID",
+  "ERR_CERT_INVALID",
+  "ERR_SSL_PROTOCOL_ERROR",
+  "ERR_SSL_VERSION_OR_CIPHER_MISMATCH",
+]);
+
+/** The Playwright error under one of ours (our wrappers keep it as `cause`). */
+function playwrightCause(error: unknown): unknown {
+  if (isStationBrowserError(error)) return error.cause;
+  return error;
+}
+
+/** Playwright's call log of a failed call, one step a line (empty when it has none). */
+function callLog(error: unknown): string[] {
+  const log = (error as { log?: unknown } | undefined)?.log;
+  return Array.isArray(log) ? log.filter((line): line is string => typeof line === "string") : [];
+}
+
+/** A call-log line without its indentation, bullet and `2 ×` repeat count. */
+function step(line: string): string {
+  return line.trim().replace(/^- /, "").replace(/^\d+ × /, "");
+}
+
+/** Steps logged once input was (or was about to be) sent. */
+const dispatchedStep = /^(performing .+ action|.+ action done|waiting for scheduled navigations|navigations have finished|elementHandle\.(press|type)\(|selected specified option|navigated to )/;
+
+/** Steps after which an action stopped without acting: the state that was missing, or the wait before a retry. */
+const stoppedStep =
+  /^(element is not |element is outside of the viewport|did not find some options|option being selected is not enabled|.+ intercepts pointer events|retrying .+ action|waiting \d+ms|waiting for locator\(|locator resolved to |attempting .+ action|fill\()/;
+
+/** Refusals Playwright's injected script raises before it touches the element. */
+const refusedBeforeInput =
+  /strict mode violation|Element is not an <input>|cannot be filled|Malformed value|Not a checkbox or radio button|Element is not a <select> element|Cannot uncheck radio button|Node is not an HTMLInputElement|Non-multiple file input can only accept single file/;
+
+/** Pointer actions (click, hover, check, drag…) log `performing … action` strictly before their input. */
+const pointerAttempt = /^attempting (click|dblclick|hover|tap|move and down|move and up) action/;
+
+/**
+ * Whether any input of a failed command may have reached the page. `false`
+ * only with positive evidence that nothing was dispatched.
+ */
+export function inputMayHaveReached(command: BrowserCommand, error: unknown): boolean {
+  const { op } = command;
+  const cause = playwrightCause(error);
+  // Our own refusals (target not found, ambiguous, stale ref, bad input, URL policy) happen before any dispatch.
+  if (isStationBrowserError(error) && cause === undefined) return false;
+  if (cause === undefined) return true;
+  if (navigationOps.has(op)) return navigationMayHaveBeenSent(cause);
+  if (command.op === "evaluate") return !neverRan(cause, command.expression);
+  const steps = callLog(cause).map(step);
+  if (steps.some((line) => dispatchedStep.test(line))) return true;
+  if (refusedBeforeInput.test(cause instanceof Error ? cause.message : String(cause))) return false;
+  if (steps.length === 0 || rawInputOps.has(op) && !steps.some((line) => line.startsWith("waiting for locator("))) return true;
+  if (steps.some((line) => pointerAttempt.test(line))) return false;
+  const last = steps[steps.length - 1] ?? "";
+  return !stoppedStep.test(last);
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof playwrightErrors.TimeoutError;
+}
+
+/** A navigation that failed with a network error raised before any request was sent did nothing. */
+function navigationMayHaveBeenSent(error: unknown): boolean {
+  if (isTimeout(error)) return true;
+  const message = error instanceof Error ? error.message : String(error);
+  const code = /net::(ERR_[A-Z_]+)/.exec(message)?.[1];
+  return code === undefined || !notSentNetErrors.has(code);
+}
+
+/**
+ * An expression that failed to compile never ran. The page's word alone is
+ * not trusted (a page can throw anything named SyntaxError): the expression
+ * must also fail to compile here.
+ */
+function neverRan(error: unknown, expression: string): boolean {
+  const message = error instanceof Error ? error.message : String(error);
+  if (/Passed function is not well-serializable/.test(message)) return true;
+  if (!/^(page\.evaluate: )?SyntaxError\b/.test(message)) return false;
+  return !compiles(expression);
+}
+
+/** Whether `expression` parses as a script (Function compiles without running it). */
+function compiles(expression: string): boolean {
+  try {
+    new Function(expression);
+    return true;
+  } catch {
+    try {
+      new Function(`return (${expression})`);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+}

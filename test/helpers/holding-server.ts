@@ -1,0 +1,52 @@
+import { createServer, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/**
+ * A page server that records every request and never answers the paths
+ * under `/hold` until the test ends: a form POST, a navigation or an image
+ * whose answer outlasts any command's timeout. The other paths serve `pages`.
+ */
+export interface HoldingServer {
+  origin: string;
+  url(path: string): string;
+  /** Requests seen, as "METHOD path". */
+  requests: string[];
+  /** Resolves once a request matching "METHOD path" has arrived. */
+  arrived(request: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startHoldingServer(pages: Record<string, string>): Promise<HoldingServer> {
+  const requests: string[] = [];
+  const held: ServerResponse[] = [];
+  const waiting: { request: string; resolve: () => void }[] = [];
+  const server = createServer((request, response) => {
+    const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
+    const seen = `${request.method} ${path}`;
+    requests.push(seen);
+    for (const waiter of waiting.filter((entry) => entry.request === seen)) waiter.resolve();
+    request.resume();
+    if (path.startsWith("/hold")) {
+      held.push(response);
+      return;
+    }
+    const page = pages[path];
+    response.writeHead(page === undefined ? 404 : 200, { "content-type": "text/html; charset=utf-8" });
+    response.end(page ?? "<title>not found</title>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    requests,
+    url: (path) => `${origin}${path}`,
+    arrived: (request) =>
+      requests.includes(request) ? Promise.resolve() : new Promise((resolve) => waiting.push({ request, resolve })),
+    close: () =>
+      new Promise((resolve) => {
+        for (const response of held) response.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

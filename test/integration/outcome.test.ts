@@ -1,0 +1,158 @@
+import { createServer, type AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ActionFailedError, NotFoundError, OutcomeUnknownError, TimeoutError, isOutcomeUnknownError } from "../../src/errors.js";
+import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
+import type { BrowserHandle } from "../../src/protocol/adapter.js";
+import type { BrowserCommandInput } from "../../src/protocol/commands.js";
+import { startHoldingServer, type HoldingServer } from "../helpers/holding-server.js";
+
+/**
+ * The outcome rule on real Chromium: a mutating command is `failed` only when
+ * no input can have reached the page; once input may have been dispatched, or
+ * a navigation may have committed, it is outcome-unknown, whichever timeout
+ * ended it. The server records each request and holds the answers under
+ * /hold past every command's timeout.
+ *
+ * The "dispatched" cases give the command a few seconds: long enough for the
+ * click itself to happen on a loaded machine, while the held answer never comes.
+ */
+const dispatchedTimeoutMs = 4000;
+/** The "never actionable" cases: nothing can make them act, so a short timeout is enough. */
+const refusedTimeoutMs = 400;
+
+const pages = {
+  "/form": `<title>Form</title>
+    <form method="post" action="/hold-submit"><input id="t" name="t"><input id="d" disabled><button id="go">Send</button></form>
+    <button id="hidden" style="display:none">Hidden</button>
+    <select id="s"><option>Red</option></select>
+    <input type="checkbox" id="c" disabled>`,
+  "/slow-load": `<title>Slow load</title><p>committed</p><img src="/hold-image">`,
+};
+
+let server: HoldingServer;
+let adapter: PlaywrightBrowserAdapter;
+let handle: BrowserHandle;
+
+beforeAll(async () => {
+  server = await startHoldingServer(pages);
+  adapter = new PlaywrightBrowserAdapter();
+  handle = await adapter.open();
+});
+afterAll(async () => {
+  await adapter?.shutdown();
+  await server?.close();
+});
+
+async function onForm(): Promise<void> {
+  await adapter.execute(handle, { op: "navigate", url: server.url("/form") });
+}
+
+async function failure(command: BrowserCommandInput): Promise<unknown> {
+  return adapter.execute(handle, command).then(
+    () => new Error(`${command.op} unexpectedly succeeded`),
+    (error: unknown) => error,
+  );
+}
+
+/** A loopback port that was just free: nothing listens on it. */
+async function closedPort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+const posts = () => server.requests.filter((request) => request === "POST /hold-submit").length;
+
+describe("input that may have reached the page is outcome-unknown", () => {
+  it("a click whose form POST reached the server, with the answer never coming, is unknown — not a timeout", async () => {
+    await onForm();
+    const before = posts();
+    const error = await failure({ op: "click", selector: "#go", timeoutMs: dispatchedTimeoutMs });
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as Error).message).toMatch(/may have taken effect/);
+    expect((error as Error).message).toMatch(/do not repeat it blindly/);
+    expect(posts()).toBe(before + 1);
+  });
+
+  it("a press of Enter that submitted the form is unknown", async () => {
+    await onForm();
+    const before = posts();
+    const error = await failure({ op: "press", target: { by: "selector", selector: "#t" }, key: "Enter", timeoutMs: dispatchedTimeoutMs });
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect(posts()).toBe(before + 1);
+  });
+
+  it("a navigate whose document committed but whose load never fired is unknown, and the page is on the new document", async () => {
+    const error = await failure({ op: "navigate", url: server.url("/slow-load"), timeoutMs: dispatchedTimeoutMs });
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as Error).message).toMatch(/committed/);
+    expect((error as Error).message).toContain(server.url("/slow-load"));
+    const { pages: open } = await adapter.execute(handle, { op: "pages" });
+    expect(open.map((page) => page.url)).toContain(server.url("/slow-load"));
+  });
+
+  it("a navigate whose request reached the server but was never answered is unknown", async () => {
+    const error = await failure({ op: "navigate", url: server.url("/hold-page"), timeoutMs: refusedTimeoutMs });
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as Error).message).toMatch(/request may already have reached the server/);
+    expect(server.requests).toContain("GET /hold-page");
+  });
+
+  it("an expression that started running and threw is unknown; one that never compiled failed", async () => {
+    await onForm();
+    const threw = await failure({ op: "evaluate", expression: "(() => { window.touched = 1; throw new TypeError('boom') })()" });
+    expect(threw).toBeInstanceOf(OutcomeUnknownError);
+    expect((threw as Error).message).toMatch(/boom/);
+    // A page-made SyntaxError is not taken for a compile error: the expression ran.
+    const fake = await failure({ op: "evaluate", expression: "(() => { throw new SyntaxError('looks like a parse error') })()" });
+    expect(fake).toBeInstanceOf(OutcomeUnknownError);
+    const syntax = await failure({ op: "evaluate", expression: "1 +" });
+    expect(syntax).toBeInstanceOf(ActionFailedError);
+    expect(isOutcomeUnknownError(syntax)).toBe(false);
+  });
+});
+
+describe("input that cannot have reached the page failed", () => {
+  const refused: [string, BrowserCommandInput][] = [
+    ["a click on a button that never becomes visible", { op: "click", selector: "#hidden", timeoutMs: refusedTimeoutMs }],
+    ["a hover on a button that never becomes visible", { op: "hover", target: { by: "selector", selector: "#hidden" }, timeoutMs: refusedTimeoutMs }],
+    ["a fill of a disabled field", { op: "fill", selector: "#d", value: "never typed", timeoutMs: refusedTimeoutMs }],
+    ["a select of an option that does not exist", { op: "select", target: { by: "selector", selector: "#s" }, value: "Blue", timeoutMs: refusedTimeoutMs }],
+    ["a check of a disabled checkbox", { op: "check", target: { by: "selector", selector: "#c" }, timeoutMs: refusedTimeoutMs }],
+    [
+      "a drag from a source that never becomes visible",
+      { op: "drag", from: { by: "selector", selector: "#hidden" }, to: { by: "selector", selector: "#go" }, timeoutMs: refusedTimeoutMs },
+    ],
+  ];
+  for (const [what, command] of refused) {
+    it(`${what} is a timeout, not unknown, and sent nothing`, async () => {
+      await onForm();
+      const requestsBefore = server.requests.length;
+      const error = await failure(command);
+      expect(error).toBeInstanceOf(TimeoutError);
+      expect(isOutcomeUnknownError(error)).toBe(false);
+      expect(server.requests.length).toBe(requestsBefore);
+    });
+  }
+
+  it("a missing target is not found", async () => {
+    await onForm();
+    expect(await failure({ op: "click", selector: "#absent", timeoutMs: refusedTimeoutMs })).toBeInstanceOf(NotFoundError);
+  });
+
+  it("a navigate to a port nothing listens on failed, and a newPage to it leaves no page behind", async () => {
+    await onForm();
+    const refusedUrl = `http://127.0.0.1:${await closedPort()}/`;
+    const navigate = await failure({ op: "navigate", url: refusedUrl });
+    expect(navigate).toBeInstanceOf(ActionFailedError);
+    expect((navigate as Error).message).toMatch(/ERR_CONNECTION_REFUSED/);
+    const before = await adapter.execute(handle, { op: "pages" });
+    const opened = await failure({ op: "newPage", url: refusedUrl });
+    expect(opened).toBeInstanceOf(ActionFailedError);
+    const after = await adapter.execute(handle, { op: "pages" });
+    expect(after.pages.length).toBe(before.pages.length);
+    expect(after.selectedPageId).toBe(before.selectedPageId);
+  });
+});

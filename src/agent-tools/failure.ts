@@ -12,6 +12,8 @@ export interface FailureContext {
   fieldRoot: string;
   /** Replaces backend ids with the toolset's aliases. */
   scrub: (text: string) => string;
+  /** A command on the page: an unknown outcome then quotes the engine's word on where the page is and what to check. */
+  pageAction?: boolean;
   /** The call's signal: a cancelled call says so. */
   signal?: AbortSignal | undefined;
 }
@@ -64,7 +66,10 @@ export function failureReply(error: unknown, context: FailureContext): ToolReply
   const unknown = context.mutating && (code === "outcome_unknown" || (cancelled && !notStarted));
   if (unknown) {
     const reason = cancelled ? "the call was cancelled while it ran" : "its completion could not be confirmed";
-    return textReply([`outcome: unknown — ${context.action}: ${reason}.`, unknownAdvice], true);
+    const reply = textReply([`outcome: unknown — ${context.action}: ${reason}.`, unknownAdvice], true);
+    // What the browser said: where the page is now and what to check (it may quote the page, so it is fenced).
+    if (code === "outcome_unknown" && context.pageAction) addPage(reply, message);
+    return reply;
   }
   if (cancelled) return textReply([`outcome: failed — ${context.action} was cancelled${notStarted ? " before it ran" : ""}.`], true);
   const hint = code ? hints[code] : undefined;

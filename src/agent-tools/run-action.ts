@@ -77,6 +77,7 @@ export async function runSteps(
       const reply = failureReply(error, {
         action: steps.length > 1 ? `${what}, ${step.label}` : what,
         mutating: true,
+        pageAction: true,
         fieldRoot: step.fieldRoot,
         scrub: (text) => context.sessions.scrub(text),
         signal,

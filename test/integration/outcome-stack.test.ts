@@ -67,6 +67,8 @@ describe("outcome unknown across the stack", () => {
       expect(clicked.text).toMatch(/^outcome: unknown — click/);
       expect(clicked.text).toMatch(/do not repeat it blindly/);
       expect(clicked.text).not.toMatch(/outcome: failed/);
+      // What to check comes from the engine, fenced: where the page is and what to look for.
+      expect(clicked.text).toMatch(/<untrusted-page-content nonce="[0-9a-f]{16}">[\s\S]*was the form sent/);
       expect(posts()).toBe(before + 1);
     } finally {
       await toolset.close();

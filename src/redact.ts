@@ -111,24 +111,39 @@ export class Redactor {
     if (this.forms.size === 0) return text;
     this.ordered ??= [...this.forms].sort(([a], [b]) => b.length - a.length);
     let result = text;
-    for (const [form, label] of this.ordered) {
-      if (result.includes(form)) result = result.split(form).join(label);
-      if (form.length > minimumPrefix) result = redactStarts(result, form, label);
-    }
-    return result;
+    for (const [form, label] of this.ordered) if (result.includes(form)) result = result.split(form).join(label);
+    return redactStarts(result, this.ordered);
   }
 }
 
-/** Replaces each start of `form` of at least {@link minimumPrefix} characters, as long as it matches. */
-function redactStarts(text: string, form: string, label: string): string {
-  const head = form.slice(0, minimumPrefix);
+/**
+ * Replaces each start of a form of at least {@link minimumPrefix} characters,
+ * as far as it matches; where several forms start at one place, the longest
+ * match wins (so `p@ss…` is not cut short by its encoded form `p%40ss…`).
+ */
+function redactStarts(text: string, forms: readonly [string, string][]): string {
+  const found: { at: number; end: number; label: string }[] = [];
+  for (const [form, label] of forms) {
+    if (form.length <= minimumPrefix) continue;
+    const head = form.slice(0, minimumPrefix);
+    for (let at = text.indexOf(head); at !== -1; at = text.indexOf(head, at + 1)) {
+      let length = minimumPrefix;
+      while (length < form.length && text[at + length] === form[length]) length++;
+      found.push({ at, end: at + length, label });
+    }
+  }
+  if (found.length === 0) return text;
+  found.sort((a, b) => a.at - b.at || b.end - a.end);
   let out = "";
   let from = 0;
-  for (let at = text.indexOf(head); at !== -1; at = text.indexOf(head, from)) {
-    let length = minimumPrefix;
-    while (length < form.length && text[at + length] === form[length]) length++;
-    out += text.slice(from, at) + label;
-    from = at + length;
+  for (const match of found) {
+    if (match.at < from) {
+      // Overlaps the previous match: extend it instead.
+      if (match.end > from) from = match.end;
+      continue;
+    }
+    out += text.slice(from, match.at) + match.label;
+    from = match.end;
   }
   return out + text.slice(from);
 }

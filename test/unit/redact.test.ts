@@ -97,6 +97,11 @@ describe("Redactor", () => {
     expect(redactor.apply("Sign in → hunter2-corr…")).toBe(`Sign in → ${label}…`);
   });
 
+  it("lets the longest match win where an encoded form starts like the raw one", () => {
+    const redactor = redactorFor("s3cret-value!");
+    expect(redactor.apply("saved s3cret-value! and s3cret-value%21 and s3cret-val")).toBe(`saved ${label} and ${label} and ${label}`);
+  });
+
   it("names the forms the issue lists, for one value", () => {
     const value = "p ss/wörd+1?&=";
     const redactor = redactorFor(value);

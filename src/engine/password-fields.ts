@@ -13,7 +13,7 @@ import type { Frame, Locator, Page } from "playwright-core";
 
 const passwordInput = "input[type=password i]";
 /** Frames, and password inputs per frame, read before giving up and answering "may be a password". */
-const maxFrames = 32;
+const maxFrames = 64;
 const maxFieldsPerFrame = 16;
 /** Time for all the reads together; past it, the answer is "may be a password". */
 const checkTimeoutMs = 3_000;
@@ -47,11 +47,12 @@ async function check(page: Page, typed: string, target: Locator | undefined): Pr
 }
 
 async function frameMayHold(frame: Frame, typed: string): Promise<boolean> {
-  // `:focus` matches only in the focused frame: the element keys go to.
-  if ((await frame.locator(`${passwordInput}:focus`).count()) > 0) return true;
   const fields = frame.locator(passwordInput);
   const count = await fields.count();
+  if (count === 0) return false;
   if (count > maxFieldsPerFrame) return true;
+  // `:focus` matches only in the focused frame: the element keys go to.
+  if ((await frame.locator(`${passwordInput}:focus`).count()) > 0) return true;
   if (typed === "") return false;
   for (let index = 0; index < count; index++) {
     const value = await fields.nth(index).inputValue({ timeout: valueTimeoutMs });

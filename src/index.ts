@@ -86,6 +86,7 @@ export {
 export type {
   ActionResult,
   NewPageResult,
+  TextEntryResult,
   PagesResult,
   PageInfo,
   DialogInfo,

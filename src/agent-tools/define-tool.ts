@@ -1,7 +1,7 @@
 import type * as v from "valibot";
 import type { BrowserBackend } from "../protocol/backend.js";
 import type { AgentToolGroup, ResolvedBrowserAgentToolsOptions } from "./options.js";
-import type { Redactor } from "./redact.js";
+import type { Redactor } from "../redact.js";
 import type { ToolReply } from "./reply.js";
 import type { SessionRegistry } from "./sessions.js";
 import type { ToolAnnotations } from "./types.js";

@@ -4,12 +4,13 @@ import { cutUtf8 } from "./fence.js";
 import { agentToolLimits } from "./limits.js";
 
 /**
- * Probes of the page that issue no refs. The visible text comes from the
- * protocol's read-only `text` command (`innerText` of the selected page's main
- * frame, which never contains input values): it is allowed while a human holds
- * control and journaled as an observation. Whether the focused field is a
- * password input is read with `evaluate` and a fixed expression of ours (never
- * the model's), only after the model typed something. An accessibility
+ * Probes of the page that issue no refs and run no page code. The visible
+ * text comes from the protocol's read-only `text` command (`innerText` of the
+ * selected page's main frame, which never contains input values): it is
+ * allowed while a human holds control and journaled as an observation.
+ * Whether typed text landed in a password field is not probed here: the
+ * engine reports it in the `fill`/`type` result (`sensitive`), read outside
+ * the page's reach, so typed text never goes to page code. An accessibility
  * snapshot is never used here: each one issues new refs and would make the
  * model's refs stale.
  */
@@ -18,49 +19,16 @@ import { agentToolLimits } from "./limits.js";
 export interface ProbeRequest {
   /** The visible text of the selected page. */
   text: boolean;
-  /** Text just typed: whether it may sit in a password field. */
-  password?: string;
 }
 
 /** What a probe read; a part not asked for, or whose read failed, is `undefined`. */
 export interface PageProbe {
   /** Visible text of the selected page's main frame (bounded). */
   text: string | undefined;
-  /** The focused element is a password input, or sits in a frame that cannot be looked into. */
-  passwordFocused: boolean | undefined;
 }
 
 /** Bytes of visible text a probe reads, before the tool's text budget applies. */
 const probeTextBytes = Math.min(agentToolLimits.pageTextBytes, limits.text.bytesMax);
-
-/**
- * The password expression: runs in the page, returns `true` when the typed
- * text may sit in a password field — the focused field is one (or is in a
- * frame that cannot be looked into), or any password input of the page holds
- * part of it (a PIN box that moved focus on, a field that lost focus).
- */
-function passwordExpression(typed: string): string {
-  return `((typed) => {
-  let element = document.activeElement, unsure = false;
-  for (let depth = 0; element && depth < 16; depth++) {
-    if (element.shadowRoot && element.shadowRoot.activeElement) { element = element.shadowRoot.activeElement; continue; }
-    if (element.tagName === "IFRAME" || element.tagName === "FRAME") {
-      let inner = null;
-      try { inner = element.contentDocument && element.contentDocument.activeElement; } catch (error) { inner = null; }
-      if (!inner) { unsure = true; break; }
-      element = inner;
-      continue;
-    }
-    break;
-  }
-  if (unsure || (!!element && element.tagName === "INPUT" && String(element.type).toLowerCase() === "password")) return true;
-  for (const field of document.querySelectorAll("input[type=password i]")) {
-    const value = String(field.value || "");
-    if (value && (typed.includes(value) || value.includes(typed))) return true;
-  }
-  return false;
-})(${JSON.stringify(typed)})`;
-}
 
 /** Reads the visible text of the selected page. Throws what the backend throws (a navigating page, a closed session…). */
 export async function readText(backend: BrowserBackend, sessionId: string, signal: AbortSignal | undefined): Promise<string> {
@@ -68,35 +36,19 @@ export async function readText(backend: BrowserBackend, sessionId: string, signa
   return text;
 }
 
-/** Whether the focused element is (or may be) a password input. Throws what the backend throws. */
-export async function readPasswordFocused(backend: BrowserBackend, sessionId: string, typed: string, signal: AbortSignal | undefined): Promise<boolean> {
-  const { value } = await backend.execute(
-    sessionId,
-    { op: "evaluate", expression: passwordExpression(typed), timeoutMs: agentToolLimits.probeTimeoutMs },
-    signal ? { signal } : {},
-  );
-  return value !== false;
-}
-
-/**
- * Reads what `wanted` asks for, one command after the other (a session runs
- * one command at a time). A part that fails is `undefined`; a caller treats
- * an unknown password state as a password.
- */
+/** Reads what `wanted` asks for. A part that fails is `undefined`. */
 export async function probePage(
   backend: BrowserBackend,
   sessionId: string,
   wanted: ProbeRequest,
   signal: AbortSignal | undefined,
 ): Promise<PageProbe> {
-  const passwordFocused =
-    wanted.password === undefined ? undefined : await readPasswordFocused(backend, sessionId, wanted.password, signal).catch(() => undefined);
   let text: string | undefined;
   if (wanted.text) {
     const bounded = AbortSignal.timeout(agentToolLimits.probeTimeoutMs);
     text = await readText(backend, sessionId, signal ? AbortSignal.any([signal, bounded]) : bounded).catch(() => undefined);
   }
-  return { text, passwordFocused };
+  return { text };
 }
 
 /** Lines of visible text, whitespace collapsed, empty lines dropped. */

@@ -1,6 +1,6 @@
 import type { ToolImage, ToolResult } from "./types.js";
 import { cutUtf8, fence, fenceOverheadBytes, nonceFor, utf8Length } from "./fence.js";
-import type { Redactor } from "./redact.js";
+import type { Redactor } from "../redact.js";
 
 /** A piece of a reply: our own text, or website content that goes inside the fence. */
 export type ReplyPart = { kind: "text"; text: string } | { kind: "page"; text: string };

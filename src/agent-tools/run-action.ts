@@ -1,4 +1,4 @@
-import { ValidationError } from "../errors.js";
+import { ValidationError, isStationBrowserError, type StationBrowserErrorCode } from "../errors.js";
 import type { BrowserCommand, BrowserCommandInput } from "../protocol/commands.js";
 import { safeParseCommand } from "../protocol/parse.js";
 import type { ActionResult, DialogInfo, PageInfo } from "../protocol/results.js";
@@ -43,12 +43,12 @@ export interface Step {
   label: string;
   /** Where the command's fields sit in the tool input (`input`, `input.fields[1]`). */
   fieldRoot: string;
-  /** Text this step types: redacted from now on if it lands in a password field. */
+  /** Text this step types (`fill`/`type`): redacted from now on unless the result says it is in no password field. */
   typed?: string;
 }
 
 /** The part of a result every action shares: outcome, where the page is and what changed. */
-type ActionLike = Partial<ActionResult> & { url: string; title: string; challenge?: unknown };
+type ActionLike = Partial<ActionResult> & { url: string; title: string; challenge?: unknown; sensitive?: unknown };
 
 /**
  * Runs the steps of one tool call in order on one session and reports the
@@ -72,8 +72,8 @@ export async function runSteps(
     try {
       last = (await backend.execute(entry.id, step.command, signal ? { signal } : {})) as ActionLike;
     } catch (error) {
-      // Part of the text may have landed before the failure.
-      if (step.typed !== undefined && ((await probePage(backend, entry.id, { text: false, password: step.typed }, signal)).passwordFocused ?? true)) rememberPassword(context, step.typed);
+      // Part of the text may have landed before the failure, and no result says where: treat it as a password.
+      if (step.typed !== undefined && !nothingTyped(error)) rememberPassword(context, step.typed);
       const reply = failureReply(error, {
         action: steps.length > 1 ? `${what}, ${step.label}` : what,
         mutating: true,
@@ -86,12 +86,9 @@ export async function runSteps(
       return reply;
     }
     const final = index === steps.length - 1;
-    if (step.typed !== undefined || (final && summarize)) {
-      const probe = await probePage(backend, entry.id, { text: final && summarize, ...(step.typed === undefined ? {} : { password: step.typed }) }, signal);
-      if (final) after = probe;
-      // A failed probe cannot tell: treat the typed text as a password.
-      if (step.typed !== undefined && (probe.passwordFocused ?? true)) rememberPassword(context, step.typed);
-    }
+    // The engine says whether the text may sit in a password field; a result that does not say counts as yes.
+    if (step.typed !== undefined && last.sensitive !== false) rememberPassword(context, step.typed);
+    if (final && summarize) after = await probePage(backend, entry.id, { text: true }, signal);
   }
   const extra = last === undefined ? undefined : note?.(last);
   const reply = textReply([`outcome: ok — ${what} in ${entry.alias}${extra === undefined ? "" : `; ${extra}`}`]);
@@ -104,6 +101,10 @@ export async function runSteps(
   }
   return addPage(reply, facts.page.join("\n"));
 }
+
+/** Failures raised before any key can reach the page: a refused call, a target that did not resolve. */
+const refusedCodes = new Set<StationBrowserErrorCode>(["validation", "not_found", "stale_ref", "ambiguous_target", "busy", "control_lease"]);
+const nothingTyped = (error: unknown) => isStationBrowserError(error) && refusedCodes.has(error.code);
 
 function rememberPassword(context: ToolContext, typed: string): void {
   if (typed.length >= agentToolLimits.typedPasswordMin) context.redactor.add(typed, "[redacted]");

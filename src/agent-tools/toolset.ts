@@ -5,7 +5,7 @@ import type { BrowserToolDefinition, ToolContext } from "./define-tool.js";
 import { failureReply, invalidInputReply } from "./failure.js";
 import { toInputSchema } from "./json-schema.js";
 import { resolveBrowserAgentToolsOptions, type BrowserAgentToolsOptions, type ResolvedBrowserAgentToolsOptions } from "./options.js";
-import { Redactor } from "./redact.js";
+import { Redactor } from "../redact.js";
 import { renderReply, textReply, type ToolReply } from "./reply.js";
 import { SessionRegistry } from "./sessions.js";
 import { closeEntry } from "./tools/session.js";

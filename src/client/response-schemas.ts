@@ -121,7 +121,7 @@ type SchemaFits<Method extends keyof ResponseDataMap> = v.InferOutput<(typeof re
 type Assert<Condition extends true> = Condition;
 type ResponseSchemasFit = Assert<{ [Method in keyof ResponseDataMap]: SchemaFits<Method> }[keyof ResponseDataMap]>;
 
-/** Commands whose result carries data instead of `ok: true` (see `src/protocol/results.ts`). */
+/** Commands whose result carries data besides (or instead of) `ok: true` (see `src/protocol/results.ts`). */
 const dataResultSchemas: Record<string, v.GenericSchema> = {
   pages: v.looseObject({ pages: v.array(v.looseObject({ pageId: text, url: text })), selectedPageId: text }),
   downloads: v.looseObject({ downloads: v.array(v.looseObject({ downloadId: text })) }),
@@ -140,6 +140,9 @@ const dataResultSchemas: Record<string, v.GenericSchema> = {
   diagnostics: v.looseObject({ events: v.array(v.looseObject({})) }),
   challenge: v.looseObject({ state: v.picklist(["none", "challenge", "blocked", "throttled"]), evidence: v.array(text) }),
   traceStop: v.looseObject({ mimeType: text, base64: text }),
+  // `sensitive` may be absent (an older worker): callers then treat the text as a password.
+  fill: v.looseObject({ ok: v.literal(true), sensitive: v.optional(v.boolean()) }),
+  type: v.looseObject({ ok: v.literal(true), sensitive: v.optional(v.boolean()) }),
 };
 
 /** Every other command (navigation, interaction, `waitFor`, `dialog`, …) reports `ok: true`. */

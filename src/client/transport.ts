@@ -14,6 +14,7 @@ import { commandBudgetMs } from "../protocol/budget.js";
 import type { BrowserCommand } from "../protocol/commands.js";
 import { formatIssuePath, parseWith } from "../protocol/parse.js";
 import { WorkerDataBodySchema, WorkerErrorBodySchema, readMethods, wireLimits, workerRequestSchemas, workerRoute } from "../protocol/wire.js";
+import { Redactor } from "../redact.js";
 import { describeCall, outcomeDetails, outcomeHint, type CallContext } from "./call-context.js";
 import type { ResolvedBrowserUseClientOptions } from "./options.js";
 import { BodyTooLarge, readBoundedText } from "./read-body.js";
@@ -67,16 +68,20 @@ interface Attempt {
  * The HTTP side of {@link BrowserUseClient}: one POST per call through ky,
  * with redirects refused, reads retried, mutations never retried, bounded
  * bodies, one deadline per call and every failure mapped into the package's
- * error family. The API key is scrubbed from every message it builds.
+ * error family. The API key is scrubbed from every message it builds, in
+ * every form (JSON, URL-encoded, base64, …) and any start of 8 or more characters.
  */
 export class WorkerTransport {
   // Private fields: the API key inside stays out of `console.log` and JSON.
   readonly #options: ResolvedBrowserUseClientOptions;
+  /** Hides the API key in every form a worker or a network error may quote it in. */
+  readonly #redactor = new Redactor();
   private readonly http: KyInstance;
   private readonly url: string;
 
   constructor(options: ResolvedBrowserUseClientOptions) {
     this.#options = options;
+    this.#redactor.add(options.apiKey, "[redacted]");
     this.url = options.baseUrl + workerRoute(options.stationId, options.operator ? "operator" : "tenant");
     this.http = ky.create({
       redirect: "manual",
@@ -273,7 +278,7 @@ export class WorkerTransport {
 
   /** Server- or network-provided text, bounded and without the API key. */
   private quote(text: string, limit: number): string {
-    const scrubbed = text.split(this.#options.apiKey).join("[redacted]");
+    const scrubbed = this.#redactor.apply(text);
     return scrubbed.length > limit ? `${scrubbed.slice(0, limit)}…` : scrubbed;
   }
 }

@@ -364,7 +364,7 @@ export class BrowserSessionManager implements BrowserBackend {
     session.running = { op: parsed.op, mutating, controller };
     let seq: number;
     try {
-      seq = await this.journal.start({ sessionId, op: parsed.op, detail: await describeCommand(parsed), ...(human ? { human } : {}) });
+      seq = await this.journal.start({ sessionId, op: parsed.op, detail: describeCommand(parsed), ...(human ? { human } : {}) });
     } catch (error) {
       session.running = undefined;
       throw error;

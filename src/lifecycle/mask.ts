@@ -2,12 +2,12 @@ import type { BrowserCommand } from "../protocol/commands.js";
 import type { Target } from "../protocol/target.js";
 import { sanitizeUrl } from "../protocol/url-policy.js";
 
-const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
-
-/** Typed text as it may be stored: its length and a short hash, never the text. */
-export async function maskText(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return `[${text.length} chars, sha256:${hex(digest).slice(0, 12)}]`;
+/**
+ * Typed text as it may be stored: its length only. No hash of it is kept: a
+ * plain hash of a short password or PIN can be guessed by trying candidates.
+ */
+export function maskText(text: string): string {
+  return `[${text.length} chars]`;
 }
 
 function describeTarget(target: Target | undefined): string {
@@ -29,7 +29,7 @@ function describeTarget(target: Target | undefined): string {
  * A one-line summary of a command for the journal and audit: what it acted
  * on, with typed text, expressions and prompt text masked and URLs sanitised.
  */
-export async function describeCommand(command: BrowserCommand): Promise<string> {
+export function describeCommand(command: BrowserCommand): string {
   const target = "target" in command ? describeTarget(command.target as Target | undefined) : "";
   switch (command.op) {
     case "navigate":
@@ -37,17 +37,17 @@ export async function describeCommand(command: BrowserCommand): Promise<string> 
     case "newPage":
       return command.url === undefined ? "newPage" : `newPage ${sanitizeUrl(command.url)}`;
     case "fill":
-      return `fill${target} value=${await maskText(command.value)}`;
+      return `fill${target} value=${maskText(command.value)}`;
     case "type":
-      return `type${target} text=${await maskText(command.text)}`;
+      return `type${target} text=${maskText(command.text)}`;
     case "press":
       return `press${target} ${command.key}`;
     case "select":
-      return `select${target} value=${await maskText(JSON.stringify(command.value))}`;
+      return `select${target} value=${maskText(JSON.stringify(command.value))}`;
     case "evaluate":
-      return `evaluate ${await maskText(command.expression)}`;
+      return `evaluate ${maskText(command.expression)}`;
     case "dialog":
-      return `dialog ${command.action}${command.promptText === undefined ? "" : ` promptText=${await maskText(command.promptText)}`}`;
+      return `dialog ${command.action}${command.promptText === undefined ? "" : ` promptText=${maskText(command.promptText)}`}`;
     case "upload":
       return `upload${target} ${command.files.length} file(s)`;
     case "drag":

@@ -23,7 +23,7 @@ export interface JournalEntry {
   outcome: "pending" | "ok" | "error" | "unknown";
   /** Error code on failure (`validation`, `timeout`, …). */
   errorCode?: string;
-  /** Masked summary of the command: typed text as `[N chars, sha256:abcd1234]`, URLs sanitised. */
+  /** Masked summary of the command: typed text as `[N chars]` (its length only), URLs sanitised. */
   detail?: string;
   /** Whether a human control token authorised it. */
   human?: boolean;

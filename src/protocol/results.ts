@@ -33,6 +33,18 @@ export interface ActionResult {
   dialog?: DialogInfo;
 }
 
+/** Result of `fill` and `type`. */
+export interface TextEntryResult extends ActionResult {
+  /**
+   * True when the text may sit in a password field: the target, or the
+   * focused element, is a password input, or a password input of the page
+   * (any frame) holds part of the text. Read by the engine outside page code
+   * (Playwright's utility world); true whenever it could not tell. Callers
+   * redact the text from what they show when this is true or absent.
+   */
+  sensitive: boolean;
+}
+
 /** Result of `newPage`. */
 export interface NewPageResult extends ActionResult {
   pageId: string;
@@ -221,8 +233,8 @@ export interface CommandResultMap {
   selectPage: ActionResult;
   closePage: ActionResult;
   click: ActionResult;
-  fill: ActionResult;
-  type: ActionResult;
+  fill: TextEntryResult;
+  type: TextEntryResult;
   press: ActionResult;
   select: ActionResult & { selected: string[] };
   check: ActionResult;

@@ -62,6 +62,8 @@ export function createStubBackend(hooks: StubHooks = {}) {
     downloadDelete: (command) => ({ ok: true, downloadId: (command as { downloadId: string }).downloadId }),
     newPage: () => ({ ...action(), pageId: "p2" }),
     select: () => ({ ...action(), selected: ["r"] }),
+    fill: () => ({ ...action(), sensitive: false }),
+    type: () => ({ ...action(), sensitive: false }),
     upload: (command) => ({ ...action(), files: (command as { files: { name: string }[] }).files.map((file) => ({ name: file.name, bytes: 1 })) }),
   };
   const backend: BrowserBackend = {

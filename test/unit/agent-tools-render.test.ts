@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cutUtf8, fenceClose, fenceOpen, utf8Length } from "../../src/agent-tools/fence.js";
-import { Redactor } from "../../src/agent-tools/redact.js";
+import { Redactor } from "../../src/redact.js";
 import { addPage, renderReply, textReply } from "../../src/agent-tools/reply.js";
 import { summarizeChange } from "../../src/agent-tools/page-probe.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createBrowserAgentTools, type AgentTool, type BrowserAgentToolsOptions } from "../../src/agent-tools/index.js";
-import { OutcomeUnknownError } from "../../src/errors.js";
+import { ActionFailedError, NotFoundError, OutcomeUnknownError } from "../../src/errors.js";
 import type { ManagedSessionInfo } from "../../src/lifecycle/manager.js";
 import { createStubBackend } from "../helpers/agent-tools-stub-backend.js";
 
@@ -215,7 +215,7 @@ describe("calls", () => {
 });
 
 describe("page probes", () => {
-  it("read the visible text with the read-only text command; evaluate only checks a password field after typing", async () => {
+  it("read the visible text with the read-only text command and never run page code, not even after typing", async () => {
     const stub = createStubBackend();
     const { call } = toolsetOver(stub);
     await call("open");
@@ -228,7 +228,8 @@ describe("page probes", () => {
 
     mark = stub.calls.length;
     await call("type", { target: "e1", text: "hello there" });
-    expect(opsOf(mark)).toEqual(["text", "type", "evaluate", "text"]);
+    expect(opsOf(mark)).toEqual(["text", "type", "text"]);
+    expect(stub.calls.some((entry) => entry.command?.op === "evaluate")).toBe(false);
 
     mark = stub.calls.length;
     stub.page.text = "Only this";
@@ -268,7 +269,7 @@ describe("secrets", () => {
     );
   });
 
-  it("does not redact a value typed into a field the probe says is no password", async () => {
+  it("does not redact a value typed into a field the engine says is no password", async () => {
     const stub = createStubBackend();
     const { call } = toolsetOver(stub);
     await call("open");
@@ -277,15 +278,47 @@ describe("secrets", () => {
     expect((await call("observe", { mode: "text" })).text).toContain("echo plain-words-1");
   });
 
-  it("redacts a value typed into a password field from later results", async () => {
+  it.each([
+    ["says it is in a password field", { sensitive: true }],
+    ["does not say (an older worker)", {}],
+  ])("redacts a value typed into a field when the result %s", async (_case, extra) => {
     const stub = createStubBackend({
-      execute: (_id, command) => (command.op === "evaluate" ? Promise.resolve({ value: true }) : undefined),
+      execute: (_id, command) =>
+        command.op === "fill" || command.op === "type" ? Promise.resolve({ ok: true, url: stub.page.url, title: stub.page.title, navigated: false, newPages: [], ...extra }) : undefined,
     });
     const { call } = toolsetOver(stub);
     await call("open");
     await call("fill", { fields: [{ target: "e1", value: "typed-pass-1" }] });
-    stub.page.text = "echo typed-pass-1";
-    expect((await call("observe", { mode: "text" })).text).toContain("echo [redacted]");
+    await call("type", { text: "typed-pass-2" });
+    stub.page.text = "echo typed-pass-1 typed-pass-2";
+    expect((await call("observe", { mode: "text" })).text).toContain("echo [redacted] [redacted]");
+  });
+
+  it("redacts a value whose fill failed after it may have typed, not one refused before any key", async () => {
+    const stub = createStubBackend({
+      execute: (_id, command) => {
+        if (command.op !== "fill") return undefined;
+        const value = (command as { value: string }).value;
+        return Promise.reject(value === "refused-value" ? new NotFoundError("No element matches ref e1") : new ActionFailedError("fill: element was detached"));
+      },
+    });
+    const { call } = toolsetOver(stub);
+    await call("open");
+    await call("fill", { fields: [{ target: "e1", value: "refused-value" }] });
+    await call("fill", { fields: [{ target: "e1", value: "half-typed-pass" }] });
+    stub.page.text = "echo refused-value half-typed-pass";
+    expect((await call("observe", { mode: "text" })).text).toContain("echo refused-value [redacted]");
+  });
+
+  it("always redacts a host secret, even when the engine says it is in no password field", async () => {
+    const stub = createStubBackend();
+    const { call } = toolsetOver(stub, { secrets: { pw: "host-secret-value" } });
+    await call("open");
+    const typed = await call("type", { secret: "pw" });
+    stub.page.text = `echo host-secret-value ${btoa("host-secret-value")} ${encodeURIComponent("host-secret-value")} host-secr`;
+    const observed = await call("observe", { mode: "text" });
+    expect(JSON.stringify([typed, observed])).not.toContain("host-sec");
+    expect(observed.text).toContain("echo [secret:pw] [secret:pw] [secret:pw] [secret:pw]");
   });
 });
 

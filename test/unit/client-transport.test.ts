@@ -252,6 +252,20 @@ describe("the API key", () => {
     expect(found[0]!.message).toContain("before [redacted] after");
   });
 
+  it("is hidden in every form and every cut-off start a worker may echo", async () => {
+    const key = 'k3y"/+&=%SECRET~-0123456789abcdef';
+    const base64 = btoa(key);
+    const forms = [key, JSON.stringify(key).slice(1, -1), encodeURIComponent(key), new URL(`http://x/${key}`).pathname, new URLSearchParams({ k: key }).toString(), base64, btoa(`me:${key}`)];
+    const echoes = [...forms, `${key.slice(0, 9)}XYZ`, `${encodeURIComponent(key).slice(0, 12)}&next=1`, `${base64.slice(0, 10)}…`];
+    for (const echo of echoes) {
+      worker.answer((_request, response) => sendJson(response, 409, { error: { code: "busy", message: `header was ${echo} (end)` } }));
+      const error = await failure(client({ apiKey: key, retry: { limit: 0 } }).close("s1"));
+      expect(error.message).toContain("[redacted]");
+      expect(error.message).toContain("(end)");
+      for (const form of [...forms, base64.slice(4)]) expect(error.message).not.toContain(form.slice(0, 8));
+    }
+  });
+
   it("stays out of the client's printed and serialized form", () => {
     const instance = client();
     expect(leaks(instance)).toBe(false);

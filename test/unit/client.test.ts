@@ -202,6 +202,16 @@ describe("malformed answers", () => {
     expect((malformed as Error).message).toMatch(/data\.text: Invalid (type|key)/);
   });
 
+  it("passes on a fill/type result's sensitive flag, accepts one without it (an older worker), refuses one of the wrong type", async () => {
+    const action = { ok: true, url: "https://example.test/", title: "Example", navigated: false, newPages: [] };
+    worker.answer(dataScript({ ...action, sensitive: false }));
+    expect(await client().execute("s1", { op: "fill", selector: "#q", value: "v" })).toMatchObject({ sensitive: false });
+    worker.answer(dataScript(action));
+    expect(await client().execute("s1", { op: "type", text: "v" })).not.toHaveProperty("sensitive");
+    worker.answer(dataScript({ ...action, sensitive: "no" }));
+    await expect(client().execute("s1", { op: "type", text: "v" })).rejects.toThrow(/data\.sensitive: Invalid type: Expected boolean/);
+  });
+
   it("on a mutation the worker may have acted on, the outcome is unknown; a 4xx page is not", async () => {
     worker.answer(dataScript({ ok: false }));
     const click = await client().execute("s1", { op: "click", selector: "a" }).catch((caught: unknown) => caught);

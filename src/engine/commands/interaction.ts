@@ -3,6 +3,7 @@ import { ValidationError } from "../../errors.js";
 import { limits } from "../../protocol/limits.js";
 import { actionTimeout, runAction, type CommandContext, type CommandHandlers } from "../command-context.js";
 import type { PageState } from "../session.js";
+import { mayHoldPassword } from "../password-fields.js";
 import { locateUnchecked, resolveTarget } from "../targets.js";
 import type { Target } from "../../protocol/target.js";
 
@@ -82,18 +83,31 @@ export const interactionHandlers: CommandHandlers<
     }),
   ),
 
-  fill: onTarget((locator, options, command) => locator.fill(command.value, options)),
+  async fill(context, command) {
+    let sensitive = true;
+    const result = await runAction(context, async (state) => {
+      const locator = await locateIn(context, state, command.target, command);
+      await locator.fill(command.value, { timeout: actionTimeout(command), ...withSignal(context) });
+      sensitive = await mayHoldPassword(state.page, command.value, locator);
+    });
+    return { ...result, sensitive };
+  },
 
-  type: (context, command) =>
-    runAction(context, async (state) => {
+  async type(context, command) {
+    let sensitive = true;
+    const result = await runAction(context, async (state) => {
       const delay = command.delayMs ?? 0;
       if (command.target) {
         const locator = await locateIn(context, state, command.target, command);
         await locator.pressSequentially(command.text, { delay, timeout: actionTimeout(command), ...withSignal(context) });
+        sensitive = await mayHoldPassword(state.page, command.text, locator);
       } else {
         await state.page.keyboard.type(command.text, { delay });
+        sensitive = await mayHoldPassword(state.page, command.text);
       }
-    }),
+    });
+    return { ...result, sensitive };
+  },
 
   press: (context, command) =>
     runAction(context, async (state) => {

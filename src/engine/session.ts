@@ -44,7 +44,7 @@ export class EngineSession {
   tracing: { timer: ReturnType<typeof setTimeout> } | undefined;
 
   private pageCounter = 0;
-  /** Main-frame navigations of every page of the session so far. */
+  /** Main-frame navigations of every page of the session to a real document so far. */
   navigationCount = 0;
   private readonly ownPages = new WeakSet<Page>();
   /** Pages the site opened (popups, new tabs) that no action result has reported yet. */
@@ -171,7 +171,8 @@ export class EngineSession {
     page.on("framenavigated", (frame) => {
       if (frame !== page.mainFrame()) return;
       state.navigations++;
-      this.navigationCount++;
+      // A document from a server committed (not the blank start of a page, nor Chromium's error page).
+      if (!/^(about:blank|chrome-error:)/.test(frame.url())) this.navigationCount++;
       this.refs.invalidate(state.id, "the page navigated");
       this.guard(state);
     });

@@ -129,7 +129,8 @@ describe("Steel profiles", () => {
     const provider = steel({ profileStore });
     const error = await failure(provider.profiles.awaitPersisted(grant));
     expect(error).toBeInstanceOf(ProfileError);
-    expect(error.message).toMatch(/has no profiles API \(.*Route GET:\/v1\/profiles\/prof_kept not found\)/);
+    expect(error.message).toMatch(/has no profiles API \(it answers 404 "Route … not found" for \/v1\/profiles\)/);
+    expect(error.message).not.toContain("prof_kept");
     expect(await profileStore.get(grant.id)).toBe("prof_kept");
     expect(await failure(provider.create({ openTag: crypto.randomUUID(), profile: grant }))).toBeInstanceOf(ProfileError);
     expect(await profileStore.get(grant.id)).toBe("prof_kept");
@@ -145,7 +146,7 @@ describe("Steel profiles", () => {
     const openTag = crypto.randomUUID();
     const error = await failure(provider.create({ openTag, profile: grant }));
     expect(error).toBeInstanceOf(ProfileError);
-    expect(error.message).toMatch(/answer names no profile \(nothing would be saved\), so session .* was released/);
+    expect(error.message).toMatch(/answer to the create persisting profile whatsapp:acme:\+4712345678 names no profile \(nothing would be saved\), so session [0-9a-f-]{36} was released/);
     expect(createBodies()[0]).toMatchObject({ persistProfile: true });
     expect(fake.sessions.get(openTag)?.status).toBe("released");
     expect(await profileStore.get(grant.id)).toBeUndefined();

@@ -51,9 +51,10 @@ export function createSteelProfiles(api: SteelApi, options: ResolvedSteelOptions
         )
         .catch((error: unknown) => {
           // callOrAbsent answers a missing profile with undefined; a not-found thrown means the server lacks the route.
+          // (Its message names the Steel profile id, which is never shown: not repeated.)
           if (!isNotFoundError(error)) throw error;
           throw new ProfileError(
-            `steel: profile ${hostProfileId} cannot be used: this Steel server has no profiles API (${error.message}); profiles need Steel cloud. Its stored mapping is kept.`,
+            `steel: profile ${hostProfileId} cannot be used: this Steel server has no profiles API (it answers 404 "Route … not found" for /v1/profiles); profiles need Steel cloud. Its stored mapping is kept.`,
           );
         });
       if (profile === undefined) {

@@ -192,7 +192,7 @@ export function createSteelRestProvider(options: SteelRestProviderOptions): Stee
       if (profileId !== undefined) profilesInUse.set(profileId, id.toLowerCase());
       keepReservation = true;
       if (profileId !== undefined && typeof session.profileId !== "string") {
-        await releaseAfter(id, `steel: session ${id} was created to persist profile ${profileId}, but Steel's answer names no profile (nothing would be saved)`);
+        await releaseAfter(id, `steel: Steel's answer to the create persisting profile ${profileId} names no profile (nothing would be saved)`);
       }
       if (profileId !== undefined && typeof session.profileId === "string" && session.profileId !== steelProfileId) {
         await rememberOrRelease(profileId, session.profileId, id);

@@ -320,6 +320,34 @@ describe("self-hosted Steel (steel-browser), driven through the adapter", () => 
     }
   });
 
+  it("reconcile({ adopt: true }) right after a lost open connects only once the launching browser is up", async () => {
+    const local = createFakeSteel({ selfHosted: true, websocketUrl: () => chrome.wsUrl, launchPolls: 2 });
+    server.use(...local.handlers);
+    const adapter = new PlaywrightBrowserAdapter({ provider: createSteelProvider({ baseURL: steelBase, selfHosted: true, sleep: fakeSleep().sleep }) });
+    const manager = new BrowserSessionManager(adapter, 1);
+    // What the browser's state was each time Playwright connected (a real steel-browser hangs up the socket while it launches).
+    const launchPollsAtConnect: number[] = [];
+    const connect = chromium.connectOverCDP.bind(chromium);
+    vi.spyOn(chromium, "connectOverCDP").mockImplementation(async (...args: Parameters<typeof chromium.connectOverCDP>) => {
+      launchPollsAtConnect.push([...local.sessions.values()][0]?.launchPolls ?? -1);
+      return connect(...args);
+    });
+    try {
+      local.faults.create.push({ kind: "lose-response" });
+      await expect(manager.open()).rejects.toBeInstanceOf(OutcomeUnknownError);
+      const openTag = manager.uncertainOpenings()[0]!.openTag;
+      const report = await manager.reconcile({ adopt: true });
+      expect(report).toMatchObject({ adopted: [{ openTag }], released: [], unresolved: [] });
+      expect(launchPollsAtConnect).toEqual([0]);
+      expect(local.requestsTo("GET", `/v1/sessions/${openTag}/live-details`)).toHaveLength(3);
+      const [adopted] = manager.findByOpenTag(openTag);
+      await expect(manager.execute(adopted!.id, { op: "navigate", url: fixtures.url("/") })).resolves.toMatchObject({ title: "Fixture home" });
+    } finally {
+      expect(await manager.close()).toEqual({ unreleased: [], uncertain: [] });
+      await adapter.shutdown();
+    }
+  });
+
   it("the page viewport is the one asked for, on the first page and on pages opened later", async () => {
     const local = createFakeSteel({ selfHosted: true, websocketUrl: () => chrome.wsUrl });
     server.use(...local.handlers);

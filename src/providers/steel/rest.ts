@@ -35,6 +35,13 @@ export interface SteelRestProvider extends BrowserProvider {
    */
   release(id: string, signal?: AbortSignal): Promise<void>;
   /**
+   * Resolves once the session's browser is up. On self-hosted Steel, which
+   * reads `live` while it launches, this polls `live-details` (bounded by
+   * `launchTimeoutMs`: `TimeoutError`; `signal` ends it); on Steel cloud it
+   * resolves at once. The driving half waits on it before connecting.
+   */
+  awaitLaunched(id: string, signal?: AbortSignal): Promise<void>;
+  /**
    * The URL to hand to `connectOverCDP` for a session: its `cdpUrl` with the
    * API key appended. It carries the credential: never log or return it.
    * `undefined` when the session has no CDP URL.
@@ -233,7 +240,7 @@ export function createSteelRestProvider(options: SteelRestProviderOptions): Stee
       // and only once its browser is up (it reads live while launching, and a release then crashes the server).
       const current = await read(id);
       if (!current || current.status !== "live") return forget(id);
-      await awaitLaunched(api, resolved, id, signal);
+      await awaitLaunched(api, resolved, id, signal, "it was not released (a release then crashes steel-browser); release it again later");
       return await sendRelease(id);
     } finally {
       done();
@@ -304,6 +311,7 @@ export function createSteelRestProvider(options: SteelRestProviderOptions): Stee
       return describe(id, session);
     },
     profiles: { awaitPersisted: (profile, signal) => profiles.awaitPersisted(profile, signal) },
+    awaitLaunched: async (id, signal) => (resolved.selfHosted ? awaitLaunched(api, resolved, id, signal) : undefined),
     cdpConnectUrl(session) {
       return session.cdpUrl === undefined ? undefined : withApiKey(session.cdpUrl, resolved.apiKey);
     },

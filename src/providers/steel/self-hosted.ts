@@ -45,10 +45,16 @@ export function createSelfHostedSlot(): SelfHostedSlot {
  * Waits until session `id`'s browser answers `GET /v1/sessions/{id}/live-details`
  * (steel-browser answers 5xx, or not at all, while it launches), polling with
  * a doubling pause. Gives up after `launchTimeoutMs` of pauses with a
- * `TimeoutError`, or when `signal` aborts with an `ActionFailedError`; either
- * way the caller must not send the release yet.
+ * `TimeoutError`, or when `signal` aborts with an `ActionFailedError`
+ * (each saying `consequence`); either way the caller must not use it yet.
  */
-export async function awaitLaunched(api: SteelApi, options: ResolvedSteelOptions, id: string, signal?: AbortSignal): Promise<void> {
+export async function awaitLaunched(
+  api: SteelApi,
+  options: ResolvedSteelOptions,
+  id: string,
+  signal?: AbortSignal,
+  consequence = "it was not connected to",
+): Promise<void> {
   const sleep = options.sleep ?? abortableSleep;
   let waited = 0;
   let pause = options.launchPollMs;
@@ -63,14 +69,12 @@ export async function awaitLaunched(api: SteelApi, options: ResolvedSteelOptions
       if (!launching) throw error;
       const reason = error.message;
       if (waited + pause > options.launchTimeoutMs) {
-        throw new TimeoutError(
-          `steel: session ${id} is still launching after ${waited} ms (${reason}), so it was not released (a release then crashes steel-browser); release it again later`,
-        );
+        throw new TimeoutError(`steel: session ${id} is still launching after ${waited} ms (${reason}); ${consequence}`);
       }
       try {
         await sleep(pause, signal);
       } catch {
-        throw new ActionFailedError(`steel: cancelled while waiting for session ${id} to finish launching; it was not released`);
+        throw new ActionFailedError(`steel: cancelled while waiting for session ${id} to finish launching; ${consequence}`);
       }
       waited += pause;
       pause = Math.min(pause * 2, options.launchPollMaxMs);

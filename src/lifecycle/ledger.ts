@@ -33,7 +33,11 @@ export interface PendingRelease {
   reason: string;
 }
 
-/** What one reconcile pass did. */
+/**
+ * What one reconcile pass did. Each provider session is in one list only: a
+ * release that fails while an open is settled is reported unresolved (and
+ * owed, in `pendingReleases`), and the next pass retries it.
+ */
 export interface ReconcileReport {
   /** Uncertain opens found running and handed back as sessions (with `adopt`). */
   adopted: { openTag: string; sessionId: string }[];
@@ -211,18 +215,22 @@ export class OpenLedger {
     this.changed();
   }
 
-  /** Retries every unconfirmed release once. A definite not-found counts as released. */
-  async retryReleases(adapter: BrowserAdapter, report: ReconcileReport): Promise<void> {
+  /**
+   * Retries every unconfirmed release once (only those in `only`, when
+   * given). A definite not-found counts as released.
+   */
+  async retryReleases(adapter: BrowserAdapter, report: ReconcileReport, only?: ReadonlySet<string>): Promise<void> {
     if (this.pending.size === 0) return;
     try {
-      await this.retryEach(adapter, report);
+      await this.retryEach(adapter, report, only);
     } finally {
       this.changed();
     }
   }
 
-  private async retryEach(adapter: BrowserAdapter, report: ReconcileReport): Promise<void> {
+  private async retryEach(adapter: BrowserAdapter, report: ReconcileReport, only: ReadonlySet<string> | undefined): Promise<void> {
     for (const [id, release] of [...this.pending]) {
+      if (only && !only.has(id)) continue;
       const handle: BrowserHandle = {
         id,
         provider: release.provider,

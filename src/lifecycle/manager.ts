@@ -219,10 +219,13 @@ export class BrowserSessionManager implements BrowserBackend {
     }
     const adopt = which?.adopt === true;
     const report = emptyReport();
+    // Only releases owed before this pass are retried: one that fails while an open is settled below is already
+    // reported unresolved, and trying it again at once would list its tag as released too.
+    const owed = new Set(this.ledger.pendingReleases().map((release) => release.providerSessionId));
     for (const { openTag } of this.ledger.uncertainOpenings()) {
       await this.ledger.settleUncertain(this.adapter, openTag, report, adopt ? (handle, options) => this.admit(handle, options).id : undefined);
     }
-    await this.ledger.retryReleases(this.adapter, report);
+    await this.ledger.retryReleases(this.adapter, report, owed);
     return report;
   }
 

@@ -7,7 +7,7 @@
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
 import { NotFoundError, ProviderError } from "../errors.js";
 import type { PlaywrightProvider } from "./local/index.js";
-import type { BrowserProvider, ProviderSession } from "./types.js";
+import type { BrowserProvider, ProviderSession, Viewport } from "./types.js";
 
 /** Options of {@link withPlaywright}. */
 export interface CdpConnectOptions {
@@ -47,16 +47,18 @@ export function withPlaywright<Provider extends BrowserProvider>(
     browser.on("disconnected", () => {
       if (connections.get(session.id) === browser) connections.delete(session.id);
     });
-    return browser.contexts()[0] ?? (await browser.newContext());
+    const context = browser.contexts()[0] ?? (await browser.newContext());
+    if (session.viewport) await holdViewport(context, session.viewport);
+    return context;
   }
 
   const driven = Object.create(provider) as PlaywrightProvider & Omit<Provider, keyof PlaywrightProvider>;
   Object.assign(driven, {
     name: provider.name,
     connect,
-    async release(id: string) {
+    async release(id: string, signal?: AbortSignal) {
       await disconnect(id);
-      await provider.release(id);
+      await provider.release(id, signal);
     },
     async shutdown() {
       const ids = [...connections.keys()];
@@ -68,6 +70,17 @@ export function withPlaywright<Provider extends BrowserProvider>(
     },
   });
   return driven;
+}
+
+/**
+ * Gives every page of a connected context `viewport` (CDP
+ * `Emulation.setDeviceMetricsOverride`, through `page.setViewportSize`):
+ * the pages there now, and each page opened later.
+ */
+async function holdViewport(context: BrowserContext, viewport: Viewport): Promise<void> {
+  const size = { width: viewport.width, height: viewport.height };
+  context.on("page", (page) => void page.setViewportSize(size).catch(() => undefined));
+  await Promise.all(context.pages().map((page) => page.setViewportSize(size)));
 }
 
 /** Removes a URL (and its query) from a message. */

@@ -34,6 +34,12 @@ export interface ProviderSession {
   profileId?: string;
   openTag: string;
   createdAt: string;
+  /**
+   * The page viewport the session should have. Set by providers whose browser
+   * window does not give its pages that viewport by itself (self-hosted Steel);
+   * the CDP connection then sets it on every page.
+   */
+  viewport?: Viewport;
 }
 
 /** The contract every provider implements. */
@@ -42,7 +48,8 @@ export interface BrowserProvider {
   create(request: CreateSessionRequest): Promise<ProviderSession>;
   /** The session, or `undefined` when it definitely does not exist. */
   get(id: string): Promise<ProviderSession | undefined>;
-  release(id: string): Promise<void>;
+  /** Releases a session; `signal`, where a provider takes it, ends a wait before the release is sent. */
+  release(id: string, signal?: AbortSignal): Promise<void>;
   /** Sessions created with this open tag (for reconciling an uncertain open). */
   find(openTag: string): Promise<ProviderSession[]>;
   profiles?: { awaitPersisted(profile: ProfileGrant, signal?: AbortSignal): Promise<void> };

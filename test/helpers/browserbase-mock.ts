@@ -7,7 +7,6 @@
  * test gives (a local Chromium's CDP URL), so a session can be driven for real.
  */
 import { http, HttpResponse, type HttpHandler } from "msw";
-import { ActionFailedError } from "../../src/errors.js";
 
 export const baseURL = "https://api.browserbase.test";
 
@@ -213,12 +212,4 @@ export function createBrowserbaseMock(options: { apiKey: string; connectUrl?: st
   return mock;
 }
 
-/** A fake timer for the provider's `sleep` option: records each wait and returns at once (or throws when cancelled). */
-export function fakeSleep(): { waits: number[]; sleep: (ms: number, signal?: AbortSignal) => Promise<void> } {
-  const waits: number[] = [];
-  const sleep = async (ms: number, signal?: AbortSignal) => {
-    if (signal?.aborted) throw new ActionFailedError("cancelled");
-    waits.push(ms);
-  };
-  return { waits, sleep };
-}
+export { fakeSleep } from "./fake-sleep.js";

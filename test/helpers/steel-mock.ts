@@ -2,10 +2,15 @@
  * A fake Steel API at the wire format (msw handlers scoped to a fake base
  * URL): `steel-api-key` auth, `POST /v1/sessions`, `GET /v1/sessions/{id}`,
  * `POST /v1/sessions/{id}/release` (empty body sent as JSON),
- * `GET /v1/profiles/{id}`. Every request is recorded with its raw body.
+ * `GET /v1/sessions/{id}/live-details`, `GET /v1/profiles/{id}`. Every
+ * request is recorded with its raw body.
  * Mode `selfHosted` behaves like steel-browser: no auth, one session at a
  * time, an unknown id answers 200 "released", release ends the live session
- * whatever the id, `timeout` reported as 0, no profiles (404).
+ * whatever the id, `timeout` reported as 0, no profiles route (Fastify's
+ * 404 `Route GET:… not found`), and with `launchPolls` a session reads
+ * `live` while its browser launches: `live-details` answers 500 for that
+ * many polls, and a release in that window crashes the server (no answer;
+ * counted in `releasesWhileLaunching`).
  */
 import { http, HttpResponse, type HttpResponseResolver } from "msw";
 
@@ -29,6 +34,8 @@ export interface FakeSession {
   timeout: number;
   dimensions: { width: number; height: number };
   createdAt: string;
+  /** `live-details` polls still answered 500 (the browser is launching). */
+  launchPolls: number;
 }
 
 export interface FakeProfile {
@@ -53,6 +60,8 @@ export interface FakeSteelOptions {
   selfHosted?: boolean;
   /** Profile polls answered UPLOADING after a persisting session is released (default 1). */
   uploadPolls?: number;
+  /** `live-details` polls answered 500 after each create, while the browser launches (default 0). */
+  launchPolls?: number;
 }
 
 export interface FakeSteel {
@@ -62,6 +71,8 @@ export interface FakeSteel {
   profiles: Map<string, FakeProfile>;
   /** Queue of faults per route: `create`, `get`, `release`, `profile`. */
   faults: Record<"create" | "get" | "release" | "profile", Fault[]>;
+  /** Releases that arrived while the live session was still launching (each one "crashed" the server). */
+  releasesWhileLaunching: number;
   /** Requests to one route: an exact path, or a pattern. */
   requestsTo(method: string, path: string | RegExp): RecordedRequest[];
   reset(): void;
@@ -74,6 +85,7 @@ export function createFakeSteel(options: FakeSteelOptions): FakeSteel {
   const faults: FakeSteel["faults"] = { create: [], get: [], release: [], profile: [] };
   let profileCounter = 0;
   let active: string | undefined;
+  let releasesWhileLaunching = 0;
 
   async function record(request: Request): Promise<RecordedRequest> {
     const url = new URL(request.url);
@@ -158,6 +170,7 @@ export function createFakeSteel(options: FakeSteelOptions): FakeSteel {
       timeout: typeof body.timeout === "number" ? body.timeout : 300_000,
       dimensions: (body.dimensions as FakeSession["dimensions"]) ?? { width: 1920, height: 1080 },
       createdAt: new Date().toISOString(),
+      launchPolls: options.launchPolls ?? 0,
       ...(profileId ? { profileId } : {}),
       ...(body.persistProfile === true && !options.selfHosted ? { persistProfile: true } : {}),
     };
@@ -210,6 +223,11 @@ export function createFakeSteel(options: FakeSteelOptions): FakeSteel {
     if (options.selfHosted) {
       // steel-browser ends whatever is live, whatever id was sent.
       const live = active ? sessions.get(active) : undefined;
+      if (live && live.launchPolls > 0) {
+        // steel-browser crashes on a release while its browser launches.
+        releasesWhileLaunching++;
+        return HttpResponse.error();
+      }
       if (live) releaseSession(live);
       if (fault?.kind === "lose-response") return HttpResponse.error();
       return HttpResponse.json({ success: true, ...(live ? view(live) : {}) });
@@ -221,13 +239,32 @@ export function createFakeSteel(options: FakeSteelOptions): FakeSteel {
     return HttpResponse.json({ success: true, message: "Session released" });
   };
 
+  const liveDetails: HttpResponseResolver = async ({ request, params }) => {
+    const entry = await record(request);
+    const denied = unauthorized(entry);
+    if (denied) return denied;
+    const id = options.selfHosted ? active : String(params.id);
+    const session = id === undefined ? undefined : sessions.get(id);
+    if (session && session.launchPolls > 0) {
+      session.launchPolls--;
+      return HttpResponse.json({ statusCode: 500, error: "Internal Server Error", message: "Cannot read properties of null (reading 'pages')" }, { status: 500 });
+    }
+    if (!session && !options.selfHosted) return HttpResponse.json({ message: "Session not found" }, { status: 404 });
+    const viewer = options.selfHosted ? "http://steel.local:3000/v1/sessions/debug" : `https://app.steel.test/sessions/${String(params.id)}`;
+    return HttpResponse.json({ sessionViewerUrl: viewer, sessionViewerFullscreenUrl: `${viewer}?fullscreen=true`, wsUrl: "ws://steel.local:3000/", pages: [] });
+  };
+
   const profile: HttpResponseResolver = async ({ request, params }) => {
     const entry = await record(request);
     const denied = unauthorized(entry);
     if (denied) return denied;
     const scripted = answerFault(faults.profile.shift());
     if (scripted) return scripted;
-    const found = options.selfHosted ? undefined : profiles.get(String(params.id));
+    if (options.selfHosted) {
+      // steel-browser has no profiles route: Fastify's own not-found answer.
+      return HttpResponse.json({ message: `Route GET:${entry.path} not found`, error: "Not Found", statusCode: 404 }, { status: 404 });
+    }
+    const found = profiles.get(String(params.id));
     if (!found) return HttpResponse.json({ message: "Profile not found" }, { status: 404 });
     if (found.status === "UPLOADING") {
       if (found.uploadingPolls > 0) found.uploadingPolls--;
@@ -252,6 +289,7 @@ export function createFakeSteel(options: FakeSteelOptions): FakeSteel {
     http.post(`${steelBase}/v1/sessions`, create),
     http.get(`${steelBase}/v1/sessions/:id`, get),
     http.post(`${steelBase}/v1/sessions/:id/release`, release),
+    http.get(`${steelBase}/v1/sessions/:id/live-details`, liveDetails),
     http.get(`${steelBase}/v1/profiles/:id`, profile),
     // Anything else at the fake base is a bug in the provider: answer loudly.
     http.all(`${steelBase}/*`, async ({ request }) => {
@@ -266,6 +304,9 @@ export function createFakeSteel(options: FakeSteelOptions): FakeSteel {
     sessions,
     profiles,
     faults,
+    get releasesWhileLaunching() {
+      return releasesWhileLaunching;
+    },
     requestsTo: (method, path) =>
       requests.filter((entry) => entry.method === method && (typeof path === "string" ? entry.path === path : path.test(entry.path))),
     reset() {
@@ -274,6 +315,7 @@ export function createFakeSteel(options: FakeSteelOptions): FakeSteel {
       profiles.clear();
       for (const queue of Object.values(faults)) queue.length = 0;
       active = undefined;
+      releasesWhileLaunching = 0;
     },
   };
 }

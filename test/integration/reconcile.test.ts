@@ -191,6 +191,26 @@ describe("unconfirmed releases (real Chromium)", () => {
     await expect(browsers.open()).resolves.toMatchObject({ provider: "local" });
   });
 
+  it("a release that fails while an uncertain open is settled puts its tag in unresolved only; the next reconcile() releases it", async () => {
+    const browsers = manager(1);
+    faults.loseCreateAnswer = 1;
+    await expect(browsers.open({ openTag: "lost-then-refused" })).rejects.toBeInstanceOf(OutcomeUnknownError);
+    faults.refuseRelease = 1;
+    const first = await browsers.reconcile();
+    const tagsIn = (report: typeof first) =>
+      [report.adopted, report.released, report.unresolved].map((list) => list.filter((entry) => entry.openTag === "lost-then-refused").length);
+    expect(tagsIn(first)).toEqual([0, 0, 1]);
+    expect(first.absent).toEqual([]);
+    expect(first.unresolved).toMatchObject([{ openTag: "lost-then-refused", reason: expect.stringMatching(/release failed: .*503/) }]);
+    expect(browsers.pendingReleases()).toMatchObject([{ openTag: "lost-then-refused" }]);
+    expect(await running("lost-then-refused")).toBe(1);
+
+    const second = await browsers.reconcile();
+    expect(tagsIn(second)).toEqual([0, 1, 0]);
+    expect(browsers.pendingReleases()).toEqual([]);
+    expect(await running("lost-then-refused")).toBe(0);
+  });
+
   it("a definite not-found on release counts as released and frees the slot", async () => {
     const browsers = manager(1);
     const opened = await browsers.open();

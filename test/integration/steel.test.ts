@@ -18,6 +18,7 @@ import { startCdpChromium, type CdpChromium } from "../helpers/cdp-chromium.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { createFakeSteel, steelBase, type FakeSteel } from "../helpers/steel-mock.js";
 import { failure } from "../helpers/failure.js";
+import { fakeSleep } from "../helpers/fake-sleep.js";
 
 const apiKey = "ste-test-key-4f0c9b7e2a61d8";
 
@@ -227,7 +228,8 @@ describe("self-hosted Steel (steel-browser), driven through the adapter", () => 
     expect(connect).toHaveBeenCalledWith(`${chrome.wsUrl}?apiKey=${apiKey}`, expect.anything());
     const navigated = await adapter.execute(handle, { op: "navigate", url: fixtures.url("/") });
     expect(navigated.title).toBe("Fixture home");
-    expect(handle.liveViewUrl).toBe("http://steel.local:3000");
+    // Not steel-browser's own sessionViewerUrl (the server root, a 404 where only the API runs): its session viewer.
+    expect(handle.liveViewUrl).toBe(`${steelBase}/v1/sessions/debug`);
     expectNoKey(handle, navigated);
 
     // A second create would replace (end) the live session on steel-browser: refused before anything is sent.
@@ -248,5 +250,120 @@ describe("self-hosted Steel (steel-browser), driven through the adapter", () => 
     await adapter.close(next);
     expect(local.requestsTo("POST", "/v1/sessions")).toHaveLength(2);
     await adapter.shutdown();
+  });
+
+  it("two opens at once through the manager: the one-session slot admits one, the other gets a CapacityError, and one create is sent", async () => {
+    const local = createFakeSteel({ selfHosted: true, websocketUrl: () => chrome.wsUrl });
+    server.use(...local.handlers);
+    const adapter = new PlaywrightBrowserAdapter({ provider: createSteelProvider({ baseURL: steelBase, selfHosted: true }) });
+    const manager = new BrowserSessionManager(adapter, 2);
+    try {
+      const results = await Promise.allSettled([manager.open(), manager.open()]);
+      const opened = results.filter((result) => result.status === "fulfilled");
+      const refused = results.filter((result): result is PromiseRejectedResult => result.status === "rejected");
+      expect(opened).toHaveLength(1);
+      expect(refused).toHaveLength(1);
+      expect(refused[0]!.reason).toBeInstanceOf(CapacityError);
+      expect((refused[0]!.reason as Error).message).toMatch(/self-hosted Steel runs one session at a time/);
+      expect(local.requestsTo("POST", "/v1/sessions")).toHaveLength(1);
+      expect(manager.list()).toHaveLength(1);
+      expect(manager.uncertainOpenings()).toEqual([]);
+      const [session] = manager.list();
+      await expect(manager.execute(session!.id, { op: "navigate", url: fixtures.url("/") })).resolves.toMatchObject({ title: "Fixture home" });
+    } finally {
+      expect(await manager.close()).toEqual({ unreleased: [], uncertain: [] });
+      await adapter.shutdown();
+    }
+    expect(local.requestsTo("POST", /\/release$/)).toHaveLength(1);
+    expect([...local.sessions.values()].map((session) => session.status)).toEqual(["released"]);
+  });
+
+  it("reconcile() after a lost open waits for the launching browser before it releases; past the bound the release stays owed", async () => {
+    // The server reads the session live while its browser launches (live-details 500), and crashes on a release then.
+    const local = createFakeSteel({ selfHosted: true, websocketUrl: () => chrome.wsUrl, launchPolls: 3 });
+    server.use(...local.handlers);
+    const timer = fakeSleep();
+    const adapter = new PlaywrightBrowserAdapter({
+      provider: createSteelProvider({ baseURL: steelBase, selfHosted: true, sleep: timer.sleep, launchTimeoutMs: 500 }),
+    });
+    const manager = new BrowserSessionManager(adapter, 1);
+    try {
+      local.faults.create.push({ kind: "lose-response" });
+      await expect(manager.open()).rejects.toBeInstanceOf(OutcomeUnknownError);
+      const openTag = manager.uncertainOpenings()[0]!.openTag;
+
+      // 250 + 500 would pass the 500 ms bound: the release is not sent, and stays owed (holding the slot).
+      const first = await manager.reconcile();
+      expect(first).toMatchObject({ adopted: [], released: [], absent: [], unresolved: [{ openTag, reason: expect.stringMatching(/still launching/) }] });
+      expect(manager.pendingReleases()).toMatchObject([{ openTag, providerSessionId: openTag }]);
+      expect(local.requestsTo("POST", /\/release$/)).toHaveLength(0);
+      await expect(manager.open()).rejects.toBeInstanceOf(CapacityError);
+
+      // The browser comes up on the retry's second poll: it waits for it, then releases.
+      const second = await manager.reconcile();
+      expect(second).toMatchObject({ released: [{ openTag, providerSessionId: openTag }], unresolved: [] });
+      expect(manager.pendingReleases()).toEqual([]);
+      const order = local.requests.map((request) => `${request.method} ${request.path.replace(openTag, "{tag}")}`);
+      expect(order.slice(-4)).toEqual([
+        "GET /v1/sessions/{tag}",
+        "GET /v1/sessions/{tag}/live-details",
+        "GET /v1/sessions/{tag}/live-details",
+        "POST /v1/sessions/{tag}/release",
+      ]);
+      expect(timer.waits).toEqual([250, 250]);
+      expect(local.requestsTo("GET", `/v1/sessions/${openTag}/live-details`)).toHaveLength(4);
+      expect(local.releasesWhileLaunching).toBe(0);
+      expect(local.sessions.get(openTag)?.status).toBe("released");
+    } finally {
+      await manager.close();
+      await adapter.shutdown();
+    }
+  });
+
+  it("reconcile({ adopt: true }) right after a lost open connects only once the launching browser is up", async () => {
+    const local = createFakeSteel({ selfHosted: true, websocketUrl: () => chrome.wsUrl, launchPolls: 2 });
+    server.use(...local.handlers);
+    const adapter = new PlaywrightBrowserAdapter({ provider: createSteelProvider({ baseURL: steelBase, selfHosted: true, sleep: fakeSleep().sleep }) });
+    const manager = new BrowserSessionManager(adapter, 1);
+    // What the browser's state was each time Playwright connected (a real steel-browser hangs up the socket while it launches).
+    const launchPollsAtConnect: number[] = [];
+    const connect = chromium.connectOverCDP.bind(chromium);
+    vi.spyOn(chromium, "connectOverCDP").mockImplementation(async (...args: Parameters<typeof chromium.connectOverCDP>) => {
+      launchPollsAtConnect.push([...local.sessions.values()][0]?.launchPolls ?? -1);
+      return connect(...args);
+    });
+    try {
+      local.faults.create.push({ kind: "lose-response" });
+      await expect(manager.open()).rejects.toBeInstanceOf(OutcomeUnknownError);
+      const openTag = manager.uncertainOpenings()[0]!.openTag;
+      const report = await manager.reconcile({ adopt: true });
+      expect(report).toMatchObject({ adopted: [{ openTag }], released: [], unresolved: [] });
+      expect(launchPollsAtConnect).toEqual([0]);
+      expect(local.requestsTo("GET", `/v1/sessions/${openTag}/live-details`)).toHaveLength(3);
+      const [adopted] = manager.findByOpenTag(openTag);
+      await expect(manager.execute(adopted!.id, { op: "navigate", url: fixtures.url("/") })).resolves.toMatchObject({ title: "Fixture home" });
+    } finally {
+      expect(await manager.close()).toEqual({ unreleased: [], uncertain: [] });
+      await adapter.shutdown();
+    }
+  });
+
+  it("the page viewport is the one asked for, on the first page and on pages opened later", async () => {
+    const local = createFakeSteel({ selfHosted: true, websocketUrl: () => chrome.wsUrl });
+    server.use(...local.handlers);
+    const adapter = new PlaywrightBrowserAdapter({ provider: createSteelProvider({ baseURL: steelBase, selfHosted: true }) });
+    const inner = { op: "evaluate", expression: "[innerWidth, innerHeight]" } as const;
+    const handle = await adapter.open({ viewport: { width: 1024, height: 700 } });
+    try {
+      expect(JSON.parse(local.requestsTo("POST", "/v1/sessions")[0]!.body).dimensions).toEqual({ width: 1024, height: 700 });
+      await adapter.execute(handle, { op: "navigate", url: fixtures.url("/") });
+      expect((await adapter.execute(handle, inner)).value).toEqual([1024, 700]);
+      await adapter.execute(handle, { op: "newPage" });
+      await adapter.execute(handle, { op: "navigate", url: fixtures.url("/second.html") });
+      expect((await adapter.execute(handle, inner)).value).toEqual([1024, 700]);
+    } finally {
+      await adapter.close(handle);
+      await adapter.shutdown();
+    }
   });
 });

@@ -31,6 +31,7 @@ describe("resolveSteelOptions", () => {
       profileReadyTimeoutMs: 60_000,
       profilePollMs: 500,
       requestTimeoutMs: 60_000,
+      launchTimeoutMs: 30_000,
     });
     expect(typeof resolved.fetch).toBe("function");
   });
@@ -55,6 +56,30 @@ describe("resolveSteelOptions", () => {
     expect(validationError({ apiKey: "k-1234", sessionTimeoutMs: 5 }).field).toBe("options.sessionTimeoutMs");
     expect(validationError({ apiKey: "k-1234", viewport: { width: 10, height: 800 } }).field).toBe("options.viewport.width");
     expect(validationError({ apiKey: "k-1234", profileStore: {} }).field).toBe("options.profileStore");
+  });
+
+  it("with selfHosted, refuses the settings steel-browser would silently ignore, naming the field", () => {
+    const selfHosted = { baseURL: "http://127.0.0.1:3000", selfHosted: true };
+    for (const [field, value] of [
+      ["useProxy", true],
+      ["useProxy", { geolocation: { country: "NO" } }],
+      ["solveCaptcha", true],
+      ["region", "iad"],
+      ["stealthConfig", { humanizeInteractions: true }],
+    ] as const) {
+      const error = validationError({ ...selfHosted, [field]: value });
+      expect(error.field).toBe(`options.${field}`);
+      expect(error.message).toMatch(/self-hosted steel-browser ignores this setting \(Steel cloud only\)/);
+    }
+    // Asking for nothing is fine, and so are the settings it does apply.
+    expect(resolveSteelOptions({ ...selfHosted, useProxy: false, solveCaptcha: false, blockAds: true, userAgent: "station" }).sessionSettings).toEqual({
+      useProxy: false,
+      solveCaptcha: false,
+      blockAds: true,
+      userAgent: "station",
+    });
+    // The same settings stay allowed on Steel cloud.
+    expect(resolveSteelOptions({ apiKey: "k-1234", useProxy: true, solveCaptcha: true, region: "iad" }).sessionSettings).toMatchObject({ region: "iad" });
   });
 
   it("passes only the provider settings that were set", () => {

@@ -121,6 +121,42 @@ describe("Steel profiles", () => {
     expect(await profileStore.get(grant.id)).toBe("prof_1");
   });
 
+  it("a server without a profiles route (Fastify's 404 'Route … not found') means profiles are unsupported there, not deleted", async () => {
+    // A cloud-configured provider pointed at a steel-browser server, which has no /v1/profiles.
+    fake = createFakeSteel({ selfHosted: true, websocketUrl: () => "ws://steel.local:3000/" });
+    server.use(...fake.handlers);
+    const profileStore = createMemoryProfileStore({ [grant.id]: "prof_kept" });
+    const provider = steel({ profileStore });
+    const error = await failure(provider.profiles.awaitPersisted(grant));
+    expect(error).toBeInstanceOf(ProfileError);
+    expect(error.message).toMatch(/has no profiles API \(it answers 404 "Route … not found" for \/v1\/profiles\)/);
+    expect(error.message).not.toContain("prof_kept");
+    expect(await profileStore.get(grant.id)).toBe("prof_kept");
+    expect(await failure(provider.create({ openTag: crypto.randomUUID(), profile: grant }))).toBeInstanceOf(ProfileError);
+    expect(await profileStore.get(grant.id)).toBe("prof_kept");
+    expect(fake.requestsTo("POST", "/v1/sessions")).toHaveLength(0);
+  });
+
+  it("a persisting create whose answer names no profile is a ProfileError, and that session is released", async () => {
+    // steel-browser takes persistProfile and answers without a profileId: the session would save nothing.
+    fake = createFakeSteel({ selfHosted: true, websocketUrl: () => "ws://steel.local:3000/" });
+    server.use(...fake.handlers);
+    const profileStore = createMemoryProfileStore();
+    const provider = steel({ profileStore });
+    const openTag = crypto.randomUUID();
+    const error = await failure(provider.create({ openTag, profile: grant }));
+    expect(error).toBeInstanceOf(ProfileError);
+    expect(error.message).toMatch(/answer to the create persisting profile whatsapp:acme:\+4712345678 names no profile \(nothing would be saved\), so session [0-9a-f-]{36} was released/);
+    expect(createBodies()[0]).toMatchObject({ persistProfile: true });
+    expect(fake.sessions.get(openTag)?.status).toBe("released");
+    expect(await profileStore.get(grant.id)).toBeUndefined();
+    // The profile is free again (the failed open holds nothing).
+    fake.reset();
+    const again = await failure(provider.create({ openTag: crypto.randomUUID(), profile: grant }));
+    expect(again).not.toBeInstanceOf(ProfileInUseError);
+    expect(again.message).toMatch(/names no profile/);
+  });
+
   it("a profile is open in one session at a time", async () => {
     useFake(0);
     const provider = steel();

@@ -13,11 +13,13 @@ import {
   OutcomeUnknownError,
   ProfileError,
   ProviderError,
+  TimeoutError,
   ValidationError,
 } from "../../src/errors.js";
 import { createSteelRestProvider, type SteelRestProviderOptions } from "../../src/steel.js";
 import { createFakeSteel, steelBase, type FakeSteel } from "../helpers/steel-mock.js";
 import { failure } from "../helpers/failure.js";
+import { fakeSleep, heldSleep } from "../helpers/fake-sleep.js";
 
 const apiKey = "ste-unit-key-7c1d93a0be55f2";
 const server = setupServer();
@@ -319,11 +321,93 @@ describe("credentials", () => {
 });
 
 describe("self-hosted steel-browser", () => {
-  function selfHosted() {
-    const fake = createFakeSteel({ selfHosted: true, websocketUrl: () => "ws://steel.local:3000/" });
+  function selfHosted(fakeOptions: { launchPolls?: number } = {}, options: Partial<SteelRestProviderOptions> = {}) {
+    const fake = createFakeSteel({ selfHosted: true, websocketUrl: () => "ws://steel.local:3000/", ...fakeOptions });
     server.use(...fake.handlers);
-    return { fake, provider: createSteelRestProvider({ baseURL: steelBase, selfHosted: true }) };
+    return { fake, provider: createSteelRestProvider({ baseURL: steelBase, selfHosted: true, sleep: fakeSleep().sleep, ...options }) };
   }
+  const routes = (fake: FakeSteel) => fake.requests.map((request) => `${request.method} ${request.path.replace(/[0-9a-f-]{36}/, "{id}")}`);
+
+  it("two creates at once: the one-session slot is taken before any await, so one create is sent and the other is refused", async () => {
+    const { fake, provider } = selfHosted();
+    const [first, second] = await Promise.allSettled([
+      provider.create({ openTag: crypto.randomUUID() }),
+      provider.create({ openTag: crypto.randomUUID() }),
+    ]);
+    expect(first).toMatchObject({ status: "fulfilled", value: { status: "RUNNING" } });
+    expect(second.status).toBe("rejected");
+    const refusal = (second as PromiseRejectedResult).reason as Error;
+    expect(refusal).toBeInstanceOf(CapacityError);
+    expect(refusal.message).toMatch(/one session at a time and the open of session [0-9a-f-]{36} is in progress/);
+    expect(fake.requestsTo("POST", "/v1/sessions")).toHaveLength(1);
+  });
+
+  it("a release waits until the session's browser answers live-details, then sends it; a create meanwhile is refused", async () => {
+    const timer = heldSleep();
+    const { fake, provider } = selfHosted({ launchPolls: 2 }, { sleep: timer.sleep });
+    const openTag = crypto.randomUUID();
+    const created = await provider.create({ openTag });
+    // steel-browser's own sessionViewerUrl names the server root; its session viewer is /v1/sessions/debug.
+    expect(created).toMatchObject({ liveViewUrl: `${steelBase}/v1/sessions/debug`, viewport: { width: 1280, height: 800 } });
+    fake.requests.length = 0;
+
+    const waited = timer.nextWait();
+    const releasing = provider.release(openTag);
+    await waited;
+    expect(await failure(provider.create({ openTag: crypto.randomUUID() }))).toBeInstanceOf(CapacityError);
+    const secondWait = timer.nextWait();
+    timer.proceed();
+    await secondWait;
+    timer.proceed();
+    await releasing;
+
+    expect(routes(fake)).toEqual([
+      "GET /v1/sessions/{id}",
+      "GET /v1/sessions/{id}/live-details",
+      "GET /v1/sessions/{id}/live-details",
+      "GET /v1/sessions/{id}/live-details",
+      "POST /v1/sessions/{id}/release",
+    ]);
+    expect(timer.waits).toEqual([250, 500]);
+    expect(fake.releasesWhileLaunching).toBe(0);
+    expect(fake.sessions.get(openTag)?.status).toBe("released");
+  });
+
+  it("a launch that outlasts launchTimeoutMs: TimeoutError, nothing is sent, and a later release goes through", async () => {
+    const timer = fakeSleep();
+    const { fake, provider } = selfHosted({ launchPolls: 50 }, { sleep: timer.sleep, launchTimeoutMs: 5_000 });
+    const openTag = crypto.randomUUID();
+    await provider.create({ openTag });
+    const error = await failure(provider.release(openTag));
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.message).toMatch(/still launching after 3750 ms .*not released/);
+    // Pauses 250, 500, 1000, 2000 (capped): the next 2000 would pass 5000.
+    expect(timer.waits).toEqual([250, 500, 1000, 2000]);
+    expect(fake.requestsTo("POST", /\/release$/)).toHaveLength(0);
+    expect(fake.sessions.get(openTag)?.status).toBe("live");
+
+    fake.sessions.get(openTag)!.launchPolls = 0;
+    await provider.release(openTag);
+    expect(fake.sessions.get(openTag)?.status).toBe("released");
+    expect(fake.releasesWhileLaunching).toBe(0);
+  });
+
+  it("the launch wait ends when the release's signal aborts; nothing is sent", async () => {
+    const timer = heldSleep();
+    const { fake, provider } = selfHosted({ launchPolls: 50 }, { sleep: timer.sleep });
+    const openTag = crypto.randomUUID();
+    await provider.create({ openTag });
+    const controller = new AbortController();
+    const waited = timer.nextWait();
+    const releasing = provider.release(openTag, controller.signal);
+    await waited;
+    controller.abort();
+    const error = await failure(releasing);
+    expect(error).toBeInstanceOf(ActionFailedError);
+    expect(error.message).toMatch(/cancelled while waiting for session .* to finish launching; it was not released/);
+    expect(fake.requestsTo("POST", /\/release$/)).toHaveLength(0);
+    expect(fake.sessions.get(openTag)?.status).toBe("live");
+  });
 
   it("works without a key: no header, no apiKey on the CDP URL; timeout 0 is accepted", async () => {
     const { fake, provider } = selfHosted();

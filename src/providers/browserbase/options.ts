@@ -9,6 +9,7 @@ import { limits } from "../../protocol/limits.js";
 import { parseWith } from "../../protocol/parse.js";
 import { createMemoryProfileStore, type ProfileStore } from "../hosted/profile-store.js";
 import type { Viewport } from "../types.js";
+import type { Sleep } from "../hosted/rate-limit.js";
 
 /** A Browserbase region. */
 export type BrowserbaseRegion = NonNullable<Browserbase.SessionCreateParams["region"]>;
@@ -25,8 +26,7 @@ export type BrowserbaseProxies = NonNullable<Browserbase.SessionCreateParams["pr
  */
 export type BrowserbaseBrowserSettings = Omit<Browserbase.SessionCreateParams.BrowserSettings, "context" | "viewport">;
 
-/** A timer; tests pass a fake one. It rejects when `signal` aborts. */
-export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+export type { Sleep };
 
 /** Options of {@link createBrowserbaseRestProvider}. */
 export interface BrowserbaseRestProviderOptions {

@@ -12,6 +12,9 @@ const minimumWaitMs = 250;
 /** Retries after 429s, at most. */
 const maximumTries = 5;
 
+/** A timer; tests pass a fake one. It rejects when `signal` aborts. */
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
 /** Options of {@link retryAfterWait}. */
 export interface RateLimitOptions {
   /** Total time spent waiting on 429s before giving up (ms, default 10 000). */
@@ -19,7 +22,7 @@ export interface RateLimitOptions {
   /** Wait used when a 429 names none (ms, default 1000). */
   defaultWaitMs?: number;
   /** Timer (tests pass a fake). */
-  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  sleep?: Sleep;
 }
 
 /** The wait a 429 asks for, in ms: `retry-after-ms`, else `retry-after` (seconds or an HTTP date). */

@@ -27,7 +27,11 @@ export interface SteelApi {
   secrets: readonly string[];
   /** Runs a call; throws this package's errors. */
   call<T>(what: SteelCall, run: () => PromiseLike<T>): Promise<T>;
-  /** Like `call`, but a 404 answer gives `undefined`. */
+  /**
+   * Like `call`, but a 404 answer gives `undefined`, except a 404 for a route
+   * the server does not have (see {@link isMissingRoute}), which is thrown as
+   * a `NotFoundError`.
+   */
   callOrAbsent<T>(what: SteelCall, run: () => PromiseLike<T>): Promise<T | undefined>;
 }
 
@@ -51,12 +55,17 @@ export function createSteelApi(options: ResolvedSteelOptions): SteelApi {
   async function attempt<T>(what: SteelCall, run: () => PromiseLike<T>, absentOn404: boolean): Promise<T | undefined> {
     if (what.signal?.aborted) throw new ActionFailedError(`steel: ${what.operation}: cancelled before it was sent`);
     try {
-      return await retryAfterWait(async () => await run(), read, { capMs: options.rateLimitCapMs, signal: what.signal });
+      return await retryAfterWait(async () => await run(), read, {
+        capMs: options.rateLimitCapMs,
+        signal: what.signal,
+        ...(options.sleep ? { sleep: options.sleep } : {}),
+      });
     } catch (error) {
       // Our own errors (a cancelled 429 wait) already say what happened.
       if (isStationBrowserError(error)) throw error;
       const failure = read(error);
-      if (absentOn404 && failure.kind === "status" && failure.status === 404) return undefined;
+      // A 404 for a route the server lacks says nothing about the thing asked for.
+      if (absentOn404 && failure.kind === "status" && failure.status === 404 && !isMissingRoute(failure)) return undefined;
       throw toProviderError(failure, { provider: "steel", operation: what.operation, mutating: what.mutating, secrets });
     }
   }
@@ -69,4 +78,12 @@ export function createSteelApi(options: ResolvedSteelOptions): SteelApi {
     },
     callOrAbsent: (what, run) => attempt(what, run, true),
   };
+}
+
+/**
+ * True for the 404 a server answers for a route it does not have rather than
+ * for a missing record: Fastify's (steel-browser's) `Route GET:/v1/profiles/… not found`.
+ */
+export function isMissingRoute(failure: ProviderFailure): boolean {
+  return failure.kind === "status" && failure.status === 404 && /^Route [A-Z]+:\S* not found$/.test(failure.message);
 }

@@ -47,7 +47,9 @@ export function createSteelProvider(options: SteelProviderOptions): SteelProvide
   const driven = withPlaywright(rest, connectTimeoutMs === undefined ? {} : { connectTimeoutMs });
   const connectTo = driven.connect;
   // The session record carries the bare websocketUrl; the key is added only for the connection itself.
-  driven.connect = (session, signal) => {
+  driven.connect = async (session, signal) => {
+    // A self-hosted session found right after its create (reconcile, adopt) may still be launching.
+    await rest.awaitLaunched(session.id, signal);
     const url = rest.cdpConnectUrl(session);
     return connectTo(url === undefined ? session : { ...session, cdpUrl: url }, signal);
   };

@@ -9,6 +9,7 @@ import { baseUrlProblem, integerIn } from "../../protocol/fields.js";
 import { limits } from "../../protocol/limits.js";
 import { parseWith } from "../../protocol/parse.js";
 import { createMemoryProfileStore, type ProfileStore } from "../hosted/profile-store.js";
+import type { Sleep } from "../hosted/rate-limit.js";
 import type { Viewport } from "../types.js";
 
 /** Steel regions named in its API (`lax`, `ord`, `iad`, …); other values are passed through as given. */
@@ -28,9 +29,12 @@ export interface SteelRestProviderOptions {
   fetch?: typeof globalThis.fetch;
   /**
    * The server is a self-hosted steel-browser: one session at a time (a create
-   * would replace the live one, so a second create is refused here), release
-   * ignores the id (so it is only sent while the session reads live), no
-   * profiles. Default false.
+   * would replace the live one, so a second create, also one made while
+   * another create or a release is in flight, is refused here), release
+   * ignores the id (so it is only sent while the session reads live, and only
+   * once its browser has finished launching), no profiles. `useProxy`,
+   * `solveCaptcha`, `region` and `stealthConfig`, which steel-browser
+   * ignores, are refused. Default false.
    */
   selfHosted?: boolean;
   /** Use Steel's proxies: `true`, or a geolocation/server object as the Steel API takes it. */
@@ -63,6 +67,14 @@ export interface SteelRestProviderOptions {
   profilePollMs?: number;
   /** Time limit of each Steel API request (ms). Default 60 000. */
   requestTimeoutMs?: number;
+  /**
+   * Self-hosted only: how long a release waits for a session whose browser is
+   * still launching (its `live-details` answer 5xx) before giving up without
+   * sending it (ms). Default 30 000.
+   */
+  launchTimeoutMs?: number;
+  /** Timer used for 429 waits and the launch wait (tests pass a fake). */
+  sleep?: Sleep;
 }
 
 /** Options after validation, with every default filled in. */
@@ -84,6 +96,11 @@ export interface ResolvedSteelOptions {
   profilePollMs: number;
   profilePollMaxMs: number;
   requestTimeoutMs: number;
+  launchTimeoutMs: number;
+  /** First wait between `live-details` polls (ms), doubled up to `launchPollMaxMs`. */
+  launchPollMs: number;
+  launchPollMaxMs: number;
+  sleep: Sleep | undefined;
 }
 
 /** Every default of the Steel provider, in one place. */
@@ -97,7 +114,13 @@ export const steelDefaults = {
   profilePollMs: 500,
   profilePollMaxMs: 5_000,
   requestTimeoutMs: 60_000,
+  launchTimeoutMs: 30_000,
+  launchPollMs: 250,
+  launchPollMaxMs: 2_000,
 } as const;
+
+/** Settings a self-hosted steel-browser accepts and then ignores (cloud features): refused with `selfHosted`. */
+const cloudOnlySettings = ["useProxy", "solveCaptcha", "region", "stealthConfig"] as const;
 
 
 const plainObject = (what: string) =>
@@ -150,6 +173,8 @@ const SteelOptionsSchema = v.strictObject(
     profileReadyTimeoutMs: v.optional(integerIn(0, 60 * 60_000)),
     profilePollMs: v.optional(integerIn(1, 60_000)),
     requestTimeoutMs: v.optional(integerIn(1, 10 * 60_000)),
+    launchTimeoutMs: v.optional(integerIn(0, 10 * 60_000)),
+    sleep: v.optional(v.function("expected a function")),
   },
   "expected an options object",
 );
@@ -169,6 +194,13 @@ export function resolveSteelOptions(options: SteelRestProviderOptions): Resolved
   const selfHosted = parsed.selfHosted ?? steelDefaults.selfHosted;
   if (parsed.apiKey === undefined && !selfHosted) {
     throw new ValidationError("options.apiKey", "required for Steel cloud (only a self-hosted steel-browser, selfHosted: true, runs without one)");
+  }
+  if (selfHosted) {
+    for (const field of cloudOnlySettings) {
+      if (parsed[field] !== undefined && parsed[field] !== false) {
+        throw new ValidationError(`options.${field}`, "a self-hosted steel-browser ignores this setting (Steel cloud only); leave it out with selfHosted: true");
+      }
+    }
   }
   const settings: ResolvedSteelOptions["sessionSettings"] = {};
   if (parsed.useProxy !== undefined) settings.useProxy = parsed.useProxy;
@@ -193,5 +225,9 @@ export function resolveSteelOptions(options: SteelRestProviderOptions): Resolved
     profilePollMs: parsed.profilePollMs ?? steelDefaults.profilePollMs,
     profilePollMaxMs: Math.max(parsed.profilePollMs ?? steelDefaults.profilePollMs, steelDefaults.profilePollMaxMs),
     requestTimeoutMs: parsed.requestTimeoutMs ?? steelDefaults.requestTimeoutMs,
+    launchTimeoutMs: parsed.launchTimeoutMs ?? steelDefaults.launchTimeoutMs,
+    launchPollMs: steelDefaults.launchPollMs,
+    launchPollMaxMs: steelDefaults.launchPollMaxMs,
+    sleep: parsed.sleep as Sleep | undefined,
   };
 }

@@ -4,7 +4,7 @@
  * reused only once Steel reports it `READY` (`UPLOADING` means the last
  * session's browser data is still being saved; `FAILED` is final). Neutral code.
  */
-import { ActionFailedError, ProfileError } from "../../errors.js";
+import { ActionFailedError, ProfileError, isNotFoundError } from "../../errors.js";
 import { abortableSleep } from "../hosted/rate-limit.js";
 import type { ProfileGrant } from "../types.js";
 import type { SteelApi } from "./api.js";
@@ -45,9 +45,18 @@ export function createSteelProfiles(api: SteelApi, options: ResolvedSteelOptions
     const deadline = Date.now() + options.profileReadyTimeoutMs;
     let wait = options.profilePollMs;
     for (;;) {
-      const profile = await api.callOrAbsent({ operation: `read profile of ${hostProfileId}`, mutating: false, signal }, () =>
-        api.client.profiles.get(encodeURIComponent(steelId), signal ? { signal } : undefined),
-      );
+      const profile = await api
+        .callOrAbsent({ operation: `read profile of ${hostProfileId}`, mutating: false, signal }, () =>
+          api.client.profiles.get(encodeURIComponent(steelId), signal ? { signal } : undefined),
+        )
+        .catch((error: unknown) => {
+          // callOrAbsent answers a missing profile with undefined; a not-found thrown means the server lacks the route.
+          // (Its message names the Steel profile id, which is never shown: not repeated.)
+          if (!isNotFoundError(error)) throw error;
+          throw new ProfileError(
+            `steel: profile ${hostProfileId} cannot be used: this Steel server has no profiles API (it answers 404 "Route … not found" for /v1/profiles); profiles need Steel cloud. Its stored mapping is kept.`,
+          );
+        });
       if (profile === undefined) {
         // Steel deletes profiles unused for 30 days: the next persisting session starts a new one.
         await store.delete(hostProfileId).catch(() => undefined);

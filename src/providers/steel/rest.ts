@@ -16,16 +16,31 @@ import {
   isProviderError,
 } from "../../errors.js";
 import { redactSecrets } from "../hosted/errors.js";
-import type { BrowserProvider, CreateSessionRequest, ProfileGrant, ProviderSession } from "../types.js";
+import type { BrowserProvider, CreateSessionRequest, ProfileGrant, ProviderSession, Viewport } from "../types.js";
 import { createSteelApi } from "./api.js";
 import { resolveSteelOptions, type SteelRestProviderOptions } from "./options.js";
 import { createSteelProfiles } from "./profiles.js";
-import { isAbsenceAnswer, isUuid, steelSessionId, toProviderSession, withApiKey } from "./sessions.js";
+import { awaitLaunched, createSelfHostedSlot } from "./self-hosted.js";
+import { dimensionsOf, isAbsenceAnswer, isUuid, steelSessionId, toProviderSession, withApiKey } from "./sessions.js";
 
 /** The Steel provider's REST half: the provider contract plus the CDP URL to connect with. */
 export interface SteelRestProvider extends BrowserProvider {
   readonly name: "steel";
   profiles: { awaitPersisted(profile: ProfileGrant, signal?: AbortSignal): Promise<void> };
+  /**
+   * Releases a session. On self-hosted Steel it is sent only while that
+   * session reads live, after its browser has finished launching (bounded by
+   * `launchTimeoutMs`; `signal` ends the wait early); a release not sent
+   * throws, so the caller still owes it.
+   */
+  release(id: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * Resolves once the session's browser is up. On self-hosted Steel, which
+   * reads `live` while it launches, this polls `live-details` (bounded by
+   * `launchTimeoutMs`: `TimeoutError`; `signal` ends it); on Steel cloud it
+   * resolves at once. The driving half waits on it before connecting.
+   */
+  awaitLaunched(id: string, signal?: AbortSignal): Promise<void>;
   /**
    * The URL to hand to `connectOverCDP` for a session: its `cdpUrl` with the
    * API key appended. It carries the credential: never log or return it.
@@ -39,6 +54,8 @@ interface HeldSession {
   openTag: string;
   /** The host profile id granted to it. */
   profileId: string | undefined;
+  /** The page viewport it was created with. */
+  viewport: Viewport;
 }
 
 /**
@@ -71,6 +88,10 @@ export function createSteelRestProvider(options: SteelRestProviderOptions): Stee
   const uncertain = new Map<string, HeldSession>();
   /** Host profile id → the session using it (or the create in flight). */
   const profilesInUse = new Map<string, string>();
+  /** Self-hosted: the server's one browser, claimed by each create and release. */
+  const slot = createSelfHostedSlot();
+  /** Self-hosted: steel-browser's session viewer (its `sessionViewerUrl` names the server root, a 404 where only the API runs). */
+  const selfHostedViewer = `${resolved.baseURL}/v1/sessions/debug`;
 
   function forget(id: string): void {
     const key = id.toLowerCase();
@@ -95,13 +116,22 @@ export function createSteelRestProvider(options: SteelRestProviderOptions): Stee
 
   function describe(id: string, session: Steel.Session): ProviderSession {
     const key = id.toLowerCase();
-    const record = toProviderSession(session, {
-      openTag: held.get(key)?.openTag ?? uncertain.get(key)?.openTag ?? session.id,
+    const known = held.get(key) ?? uncertain.get(key);
+    const record = toSession(session, {
+      openTag: known?.openTag ?? session.id,
       profileId: hostProfileOf(key, session),
-      secrets,
+      viewport: known?.viewport ?? dimensionsOf(session),
     });
     if (record.status !== "RUNNING" && record.status !== "PENDING") forget(key);
     return record;
+  }
+
+  function toSession(session: Steel.Session, context: { openTag: string; profileId: string | undefined; viewport: Viewport | undefined }): ProviderSession {
+    const record = toProviderSession(session, { openTag: context.openTag, profileId: context.profileId, secrets });
+    if (!resolved.selfHosted) return record;
+    // steel-browser sizes the window to `dimensions`, so its pages come out shorter (by the window's frame): the
+    // CDP connection sets the viewport asked for on each page.
+    return { ...record, liveViewUrl: selfHostedViewer, ...(context.viewport === undefined ? {} : { viewport: context.viewport }) };
   }
 
   /** steel-browser runs one session: a create would replace (end) the live one, so refuse while one is held. */
@@ -117,11 +147,22 @@ export function createSteelRestProvider(options: SteelRestProviderOptions): Stee
 
   async function create(request: CreateSessionRequest): Promise<ProviderSession> {
     const sessionId = steelSessionId(request.openTag);
-    const profileId = request.profile?.id;
-    if (profileId !== undefined && resolved.selfHosted) {
-      throw new ProfileError(`steel: profile ${profileId} cannot be opened: self-hosted Steel has no profiles API (Steel cloud only)`);
+    if (!resolved.selfHosted) return createSession(request, sessionId);
+    if (request.profile !== undefined) {
+      throw new ProfileError(`steel: profile ${request.profile.id} cannot be opened: self-hosted Steel has no profiles API (Steel cloud only)`);
     }
-    if (resolved.selfHosted) await assertSelfHostedFree();
+    // Claimed before the first await: two opens at once must not both pass the check below.
+    const done = slot.claimForCreate(sessionId);
+    try {
+      await assertSelfHostedFree();
+      return await createSession(request, sessionId);
+    } finally {
+      done();
+    }
+  }
+
+  async function createSession(request: CreateSessionRequest, sessionId: string): Promise<ProviderSession> {
+    const profileId = request.profile?.id;
     if (profileId !== undefined) {
       if (profilesInUse.has(profileId)) {
         throw new ProfileInUseError(`steel: profile ${profileId} is already open in session ${profilesInUse.get(profileId)}; close it first`);
@@ -139,7 +180,7 @@ export function createSteelRestProvider(options: SteelRestProviderOptions): Stee
         ...resolved.sessionSettings,
         ...(profileId !== undefined ? { ...(steelProfileId !== undefined ? { profileId: steelProfileId } : {}), persistProfile: true } : {}),
       };
-      const entry: HeldSession = { openTag: request.openTag, profileId };
+      const entry: HeldSession = { openTag: request.openTag, profileId, viewport: { width: viewport.width, height: viewport.height } };
       uncertain.set(sessionId, entry);
       let session: Steel.Session;
       try {
@@ -157,10 +198,13 @@ export function createSteelRestProvider(options: SteelRestProviderOptions): Stee
       held.set(id.toLowerCase(), entry);
       if (profileId !== undefined) profilesInUse.set(profileId, id.toLowerCase());
       keepReservation = true;
+      if (profileId !== undefined && typeof session.profileId !== "string") {
+        await releaseAfter(id, `steel: Steel's answer to the create persisting profile ${profileId} names no profile (nothing would be saved)`);
+      }
       if (profileId !== undefined && typeof session.profileId === "string" && session.profileId !== steelProfileId) {
         await rememberOrRelease(profileId, session.profileId, id);
       }
-      return toProviderSession({ ...session, id }, { openTag: request.openTag, profileId, secrets });
+      return toSession({ ...session, id }, { openTag: request.openTag, profileId, viewport: entry.viewport });
     } finally {
       if (!keepReservation && profileId !== undefined && profilesInUse.get(profileId) === sessionId) profilesInUse.delete(profileId);
     }
@@ -172,25 +216,38 @@ export function createSteelRestProvider(options: SteelRestProviderOptions): Stee
       await profiles.remember(profileId, steelProfileId);
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error);
-      try {
-        await release(id);
-      } catch (releaseError) {
-        throw new OutcomeUnknownError(
-          `steel: could not store the Steel profile of ${profileId} (${reason}); releasing session ${id} then failed, so it may still be running: ${
-            releaseError instanceof Error ? releaseError.message : String(releaseError)
-          }`,
-        );
-      }
-      throw new ProfileError(`steel: could not store the Steel profile of ${profileId}, so session ${id} was released: ${reason}`);
+      await releaseAfter(id, `steel: could not store the Steel profile of ${profileId} (${reason})`);
     }
   }
 
-  async function release(id: string): Promise<void> {
-    if (resolved.selfHosted) {
-      // steel-browser releases whatever session is live, whatever id is sent: only send it while this one is live.
+  /** Releases a session that must not be used, then throws a `ProfileError` saying why (an unknown outcome if the release fails). */
+  async function releaseAfter(id: string, problem: string): Promise<never> {
+    try {
+      await release(id);
+    } catch (releaseError) {
+      throw new OutcomeUnknownError(
+        `${problem}; releasing session ${id} then failed, so it may still be running: ${releaseError instanceof Error ? releaseError.message : String(releaseError)}`,
+      );
+    }
+    throw new ProfileError(`${problem}, so session ${id} was released`);
+  }
+
+  async function release(id: string, signal?: AbortSignal): Promise<void> {
+    if (!resolved.selfHosted) return sendRelease(id);
+    const done = slot.claimForRelease(id);
+    try {
+      // steel-browser releases whatever session is live, whatever id is sent: only send it while this one is live,
+      // and only once its browser is up (it reads live while launching, and a release then crashes the server).
       const current = await read(id);
       if (!current || current.status !== "live") return forget(id);
+      await awaitLaunched(api, resolved, id, signal, "it was not released (a release then crashes steel-browser); release it again later");
+      return await sendRelease(id);
+    } finally {
+      done();
     }
+  }
+
+  async function sendRelease(id: string): Promise<void> {
     let answer: Steel.SessionReleaseResponse | undefined;
     try {
       answer = await api.call({ operation: `release session ${id}`, mutating: true }, () => client.sessions.release(encodeURIComponent(id)));
@@ -254,6 +311,7 @@ export function createSteelRestProvider(options: SteelRestProviderOptions): Stee
       return describe(id, session);
     },
     profiles: { awaitPersisted: (profile, signal) => profiles.awaitPersisted(profile, signal) },
+    awaitLaunched: async (id, signal) => (resolved.selfHosted ? awaitLaunched(api, resolved, id, signal) : undefined),
     cdpConnectUrl(session) {
       return session.cdpUrl === undefined ? undefined : withApiKey(session.cdpUrl, resolved.apiKey);
     },

@@ -6,7 +6,7 @@
 import type Steel from "steel-sdk";
 import { ValidationError } from "../../errors.js";
 import { redactSecrets } from "../hosted/errors.js";
-import type { ProviderSession } from "../types.js";
+import type { ProviderSession, Viewport } from "../types.js";
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -81,6 +81,15 @@ export function toProviderSession(
     openTag: context.openTag,
     createdAt: typeof session.createdAt === "string" ? session.createdAt : new Date().toISOString(),
   };
+}
+
+/** The `dimensions` a Steel session reports, when well-formed. */
+export function dimensionsOf(session: Steel.Session): Viewport | undefined {
+  const dimensions = (session as { dimensions?: unknown }).dimensions as { width?: unknown; height?: unknown } | undefined;
+  if (!dimensions || !Number.isInteger(dimensions.width) || !Number.isInteger(dimensions.height)) return undefined;
+  const width = dimensions.width as number;
+  const height = dimensions.height as number;
+  return width > 0 && height > 0 ? { width, height } : undefined;
 }
 
 /**

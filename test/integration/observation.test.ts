@@ -123,6 +123,32 @@ describe("observation (real Chromium)", () => {
     await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "(() => { throw new Error('boom') })()" })).rejects.toThrow(/boom/);
   });
 
+  it("refuses a result nested too deep or holding a __proto__ key, saying the expression ran", async () => {
+    const deep = "(() => { let value = 1; for (let i = 0; i < 10000; i++) value = { a: value }; return value; })()";
+    await expect(browser.adapter.execute(handle, { op: "evaluate", expression: deep })).rejects.toThrow(
+      /^evaluate: the expression ran, but its result cannot be returned: it is not JSON-compatible \(nesting deeper than 100 levels at \$\.a\.a/,
+    );
+    const proto = await browser.adapter.execute(handle, { op: "evaluate", expression: `({ ok: JSON.parse('{"__proto__": {"polluted": 1}}') })` }).catch((caught: unknown) => caught);
+    expect(proto).toBeInstanceOf(ActionFailedError);
+    expect((proto as Error).message).toMatch(/the expression ran, but its result cannot be returned: it is not JSON-compatible \(a "__proto__" key at \$\.ok\)/);
+    await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "(() => { const cycle = {}; cycle.self = cycle; return cycle; })()" })).rejects.toThrow(/a cycle at \$\.self/);
+    const flat = { a: [1, { b: "c" }], d: null };
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: `(${JSON.stringify(flat)})` })).value).toEqual(flat);
+  });
+
+  it("checks in Node what a page that tampered with its built-ins sends back", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    // The page's own walk is fooled (its JSON.stringify forged); Node still refuses the text.
+    await browser.adapter.execute(handle, { op: "evaluate", expression: `JSON.stringify = () => '{"__proto__": {"polluted": true}}'; null` });
+    await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "'x'" })).rejects.toThrow(
+      /the expression ran, but its result cannot be returned: it is not JSON-compatible \(a "__proto__" key\)/,
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    await browser.adapter.execute(handle, { op: "evaluate", expression: `JSON.stringify = () => '${"[".repeat(5000)}${"]".repeat(5000)}'; null` });
+    await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "'x'" })).rejects.toThrow(/nesting deeper than 100 levels\)/);
+    await browser.adapter.execute(handle, { op: "reload" });
+  });
+
   it("reads the visible text only: hidden elements, scripts, styles and field values are left out", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: `${browser.server.url("/visible-text.html")}?token=abc123#frag` });
     await browser.adapter.execute(handle, { op: "fill", selector: "#name", value: "typed-field-text" });

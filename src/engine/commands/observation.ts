@@ -1,3 +1,4 @@
+import type { JSHandle } from "playwright-core";
 import { ActionFailedError, NotImplementedError } from "../../errors.js";
 import { limits } from "../../protocol/limits.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
@@ -6,31 +7,8 @@ import { safeTitle } from "../session.js";
 import type { CommandHandlers } from "../command-context.js";
 import { truncateUtf8 } from "../diagnostics-ring.js";
 import { inspectPage } from "../inspect.js";
+import { readEvaluateResult } from "../evaluate-result.js";
 import { captureScreenshot } from "../screenshot.js";
-
-/** Why a value is not plain JSON, or `undefined` when it is. */
-export function jsonProblem(value: unknown, path = "$"): string | undefined {
-  if (value === null || typeof value === "string" || typeof value === "boolean") return undefined;
-  if (typeof value === "number") return Number.isFinite(value) ? undefined : `${String(value)} at ${path}`;
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index++) {
-      const problem = jsonProblem(value[index], `${path}[${index}]`);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-  if (typeof value === "object") {
-    const prototype = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) return `${value.constructor?.name ?? "object"} at ${path}`;
-    for (const [key, entry] of Object.entries(value)) {
-      if (entry === undefined) continue;
-      const problem = jsonProblem(entry, `${path}.${key}`);
-      if (problem) return problem;
-    }
-    return undefined;
-  }
-  return `${typeof value} at ${path}`;
-}
 
 /**
  * Reads the visible text of the main frame: `innerText` of the body, which
@@ -82,23 +60,19 @@ export const observationHandlers: CommandHandlers<
 
   async evaluate(context, command) {
     const state = context.session.selected();
-    let value: unknown;
+    let handle: JSHandle;
     try {
-      value = await state.page.evaluate(command.expression);
+      handle = await state.page.evaluateHandle(command.expression);
     } catch (error) {
       const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-      throw new ActionFailedError(`evaluate: ${message.replace(/^page\.evaluate: /, "")}`, { cause: error });
+      throw new ActionFailedError(`evaluate: ${message.replace(/^page\.evaluateHandle: /, "")}`, { cause: error });
     }
-    // A bare `undefined` (a statement, a void call) reads as null, as JSON would have it.
-    if (value === undefined) value = null;
-    const problem = jsonProblem(value);
-    if (problem) throw new ActionFailedError(`evaluate: the result is not JSON-compatible (${problem}); return plain data`);
-    const json = JSON.stringify(value);
-    const bytes = new TextEncoder().encode(json).length;
-    if (bytes > limits.evaluateResultBytes) {
-      throw new ActionFailedError(`evaluate: the result is ${bytes} bytes of JSON, above the ${limits.evaluateResultBytes}-byte limit`);
+    try {
+      // A bare `undefined` (a statement, a void call) reads as null, as JSON would have it.
+      return { value: await readEvaluateResult(handle) };
+    } finally {
+      handle.dispose().catch(() => undefined);
     }
-    return { value: JSON.parse(json) as unknown };
   },
 
   async diagnostics(context, command) {

@@ -1,0 +1,113 @@
+import { ActionFailedError } from "../errors.js";
+import { limits } from "../protocol/limits.js";
+
+/** What the page hands back: the result as JSON text, or why it is not plain JSON. */
+type Encoded = { json: string } | { problem: string };
+
+/**
+ * Runs in the page on the evaluated value: writes it as JSON text, or names
+ * the first part that is not plain JSON (a Date, NaN, a cycle, a `__proto__`
+ * key, nesting deeper than `maxDepth`). Self-contained: Playwright sends its
+ * source to the page. The page can tamper with the built-ins it uses, so Node
+ * checks the text again ({@link decodeEvaluateResult}); this walk only gives
+ * the clear message.
+ */
+function encodeInPage(value: unknown, { maxDepth, maxBytes }: { maxDepth: number; maxBytes: number }): Encoded {
+  const ancestors: object[] = [];
+  const fail = (problem: string): never => {
+    throw { encodeProblem: problem };
+  };
+  const walk = (entry: unknown, path: string, depth: number): string => {
+    if (entry === null) return "null";
+    if (typeof entry === "string" || typeof entry === "boolean") return JSON.stringify(entry);
+    if (typeof entry === "number") return Number.isFinite(entry) ? JSON.stringify(entry) : fail(`${String(entry)} at ${path}`);
+    if (typeof entry !== "object") return fail(`${typeof entry} at ${path}`);
+    if (depth >= maxDepth) return fail(`nesting deeper than ${maxDepth} levels at ${path}`);
+    if (ancestors.includes(entry)) return fail(`a cycle at ${path}`);
+    ancestors.push(entry);
+    let text: string;
+    if (Array.isArray(entry)) {
+      const parts: string[] = [];
+      for (let index = 0; index < entry.length; index++) parts.push(walk(entry[index], `${path}[${index}]`, depth + 1));
+      text = `[${parts.join(",")}]`;
+    } else {
+      const prototype = Object.getPrototypeOf(entry);
+      if (prototype !== Object.prototype && prototype !== null) fail(`${(entry as { constructor?: { name?: string } }).constructor?.name ?? "object"} at ${path}`);
+      const parts: string[] = [];
+      for (const key of Object.keys(entry)) {
+        if (key === "__proto__") fail(`a "__proto__" key at ${path}`);
+        const item = (entry as Record<string, unknown>)[key];
+        if (item !== undefined) parts.push(`${JSON.stringify(key)}:${walk(item, `${path}.${key}`, depth + 1)}`);
+      }
+      text = `{${parts.join(",")}}`;
+    }
+    ancestors.pop();
+    return text;
+  };
+  try {
+    const json = walk(value === undefined ? null : value, "$", 0);
+    // Each character is at least one UTF-8 byte: longer text is over the limit without sending it.
+    return json.length > maxBytes ? { problem: `it is ${json.length} characters of JSON, above the ${maxBytes}-byte limit` } : { json };
+  } catch (error) {
+    const problem = (error as { encodeProblem?: unknown } | null)?.encodeProblem;
+    return { problem: typeof problem === "string" ? `it is not JSON-compatible (${problem})` : `it could not be read (${String(error)})` };
+  }
+}
+
+/** The deepest nesting of arrays and objects in JSON text, counted without parsing it. */
+function jsonDepth(json: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let index = 0; index < json.length; index++) {
+    const char = json[index];
+    if (inString) {
+      if (char === "\\") index++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === "[" || char === "{") deepest = Math.max(deepest, ++depth);
+    else if (char === "]" || char === "}") depth--;
+  }
+  return deepest;
+}
+
+function cannotReturn(problem: string): ActionFailedError {
+  return new ActionFailedError(`evaluate: the expression ran, but its result cannot be returned: ${problem.slice(0, 512)}; return plain JSON data`);
+}
+
+/**
+ * Checks in Node what the page sent, so that a page that tampered with its
+ * built-ins cannot slip past: the text must be JSON within the byte and depth
+ * limits and hold no `__proto__` key.
+ */
+function decodeEvaluateResult(encoded: unknown): unknown {
+  if (typeof encoded === "object" && encoded !== null && typeof (encoded as { problem?: unknown }).problem === "string") {
+    throw cannotReturn((encoded as { problem: string }).problem);
+  }
+  const json = typeof encoded === "object" && encoded !== null ? (encoded as { json?: unknown }).json : undefined;
+  if (typeof json !== "string") throw cannotReturn("the page did not hand it back as JSON text");
+  const bytes = new TextEncoder().encode(json).length;
+  if (bytes > limits.evaluateResultBytes) {
+    throw cannotReturn(`it is ${bytes} bytes of JSON, above the ${limits.evaluateResultBytes}-byte limit`);
+  }
+  if (jsonDepth(json) > limits.evaluateResultDepth) throw cannotReturn(`it is not JSON-compatible (nesting deeper than ${limits.evaluateResultDepth} levels)`);
+  try {
+    return JSON.parse(json, (key, value: unknown) => {
+      if (key === "__proto__") throw new Error('a "__proto__" key');
+      return value;
+    });
+  } catch (error) {
+    throw cannotReturn(`it is not JSON-compatible (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+/** Reads the result held by `handle` as plain JSON data, or fails saying why it cannot be returned. */
+export async function readEvaluateResult(handle: { evaluate<R, A>(run: (value: unknown, argument: A) => R, argument: A): Promise<R> }): Promise<unknown> {
+  let encoded: unknown;
+  try {
+    encoded = await handle.evaluate(encodeInPage, { maxDepth: limits.evaluateResultDepth, maxBytes: limits.evaluateResultBytes });
+  } catch (error) {
+    throw cannotReturn(`reading it failed (${error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)})`);
+  }
+  return decodeEvaluateResult(encoded);
+}

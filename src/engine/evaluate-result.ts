@@ -1,3 +1,4 @@
+import type { Page } from "playwright-core";
 import { ActionFailedError } from "../errors.js";
 import { limits } from "../protocol/limits.js";
 
@@ -5,14 +6,16 @@ import { limits } from "../protocol/limits.js";
 type Encoded = { json: string } | { problem: string };
 
 /**
- * Runs in the page on the evaluated value: writes it as JSON text, or names
- * the first part that is not plain JSON (a Date, NaN, a cycle, a `__proto__`
- * key, nesting deeper than `maxDepth`). Self-contained: Playwright sends its
- * source to the page. The page can tamper with the built-ins it uses, so Node
- * checks the text again ({@link decodeEvaluateResult}); this walk only gives
- * the clear message.
+ * Runs in the page: evaluates `expression` as Playwright does for a string
+ * (global scope, a promise awaited), then writes the value as JSON text, or
+ * names the first part that is not plain JSON (a Date, NaN, a cycle, a
+ * `__proto__` key, nesting deeper than `maxDepth`). Self-contained: Playwright
+ * sends its source to the page, and the value is encoded in the same task, so
+ * a navigation the expression starts cannot lose it. The page can tamper with
+ * the built-ins used here, so Node checks the text again
+ * ({@link decodeEvaluateResult}); this walk only gives the clear message.
  */
-function encodeInPage(value: unknown, { maxDepth, maxBytes }: { maxDepth: number; maxBytes: number }): Encoded {
+function runInPage({ expression, maxDepth, maxBytes }: { expression: string; maxDepth: number; maxBytes: number }): Encoded | Promise<Encoded> {
   const ancestors: object[] = [];
   const fail = (problem: string): never => {
     throw { encodeProblem: problem };
@@ -44,14 +47,19 @@ function encodeInPage(value: unknown, { maxDepth, maxBytes }: { maxDepth: number
     ancestors.pop();
     return text;
   };
-  try {
-    const json = walk(value === undefined ? null : value, "$", 0);
-    // Each character is at least one UTF-8 byte: longer text is over the limit without sending it.
-    return json.length > maxBytes ? { problem: `it is ${json.length} characters of JSON, above the ${maxBytes}-byte limit` } : { json };
-  } catch (error) {
-    const problem = (error as { encodeProblem?: unknown } | null)?.encodeProblem;
-    return { problem: typeof problem === "string" ? `it is not JSON-compatible (${problem})` : `it could not be read (${String(error)})` };
-  }
+  const encode = (value: unknown): Encoded => {
+    try {
+      const json = walk(value === undefined ? null : value, "$", 0);
+      // Each character is at least one UTF-8 byte: longer text is over the limit without sending it.
+      return json.length > maxBytes ? { problem: `it is ${json.length} characters of JSON, above the ${maxBytes}-byte limit` } : { json };
+    } catch (error) {
+      const problem = (error as { encodeProblem?: unknown } | null)?.encodeProblem;
+      return { problem: typeof problem === "string" ? `it is not JSON-compatible (${problem})` : `it could not be read (${String(error)})` };
+    }
+  };
+  const value: unknown = (0, globalThis.eval)(expression);
+  const thenable = typeof value === "object" && value !== null && typeof (value as { then?: unknown }).then === "function";
+  return thenable ? Promise.resolve(value).then(encode) : encode(value);
 }
 
 /** The deepest nesting of arrays and objects in JSON text, counted without parsing it. */
@@ -101,13 +109,18 @@ function decodeEvaluateResult(encoded: unknown): unknown {
   }
 }
 
-/** Reads the result held by `handle` as plain JSON data, or fails saying why it cannot be returned. */
-export async function readEvaluateResult(handle: { evaluate<R, A>(run: (value: unknown, argument: A) => R, argument: A): Promise<R> }): Promise<unknown> {
+/**
+ * Evaluates `expression` in the page and returns its result as plain JSON
+ * data; fails with `ActionFailedError` when the expression throws, or when it
+ * ran but its result cannot be returned (saying why).
+ */
+export async function evaluateAsJson(page: Page, expression: string): Promise<unknown> {
   let encoded: unknown;
   try {
-    encoded = await handle.evaluate(encodeInPage, { maxDepth: limits.evaluateResultDepth, maxBytes: limits.evaluateResultBytes });
+    encoded = await page.evaluate(runInPage, { expression, maxDepth: limits.evaluateResultDepth, maxBytes: limits.evaluateResultBytes });
   } catch (error) {
-    throw cannotReturn(`reading it failed (${error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error)})`);
+    const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+    throw new ActionFailedError(`evaluate: ${message.replace(/^page\.evaluate: /, "")}`, { cause: error });
   }
   return decodeEvaluateResult(encoded);
 }

@@ -1,5 +1,4 @@
-import type { JSHandle } from "playwright-core";
-import { ActionFailedError, NotImplementedError } from "../../errors.js";
+import { NotImplementedError } from "../../errors.js";
 import { limits } from "../../protocol/limits.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import { snapshotAccessibility } from "../accessibility.js";
@@ -7,7 +6,7 @@ import { safeTitle } from "../session.js";
 import type { CommandHandlers } from "../command-context.js";
 import { truncateUtf8 } from "../diagnostics-ring.js";
 import { inspectPage } from "../inspect.js";
-import { readEvaluateResult } from "../evaluate-result.js";
+import { evaluateAsJson } from "../evaluate-result.js";
 import { captureScreenshot } from "../screenshot.js";
 
 /**
@@ -60,19 +59,8 @@ export const observationHandlers: CommandHandlers<
 
   async evaluate(context, command) {
     const state = context.session.selected();
-    let handle: JSHandle;
-    try {
-      handle = await state.page.evaluateHandle(command.expression);
-    } catch (error) {
-      const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-      throw new ActionFailedError(`evaluate: ${message.replace(/^page\.evaluateHandle: /, "")}`, { cause: error });
-    }
-    try {
-      // A bare `undefined` (a statement, a void call) reads as null, as JSON would have it.
-      return { value: await readEvaluateResult(handle) };
-    } finally {
-      handle.dispose().catch(() => undefined);
-    }
+    // A bare `undefined` (a statement, a void call) reads as null, as JSON would have it.
+    return { value: await evaluateAsJson(state.page, command.expression) };
   },
 
   async diagnostics(context, command) {

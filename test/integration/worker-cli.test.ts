@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -79,7 +79,7 @@ describe("station-browser-use worker (CLI)", () => {
 
       const chromium = chromiumBelow(run.child.pid!);
       expect(chromium.length).toBeGreaterThan(0);
-      const home = /HOME=([^\0]*station-browser-home-[^\0]*)/.exec(readFileSync(`/proc/${chromium[0]!.pid}/environ`, "utf8"))?.[1];
+      const home = /HOME=([^\0]*\/station-browser-use\/run-\d+-[^/\0]+\/home)(\0|$)/.exec(readFileSync(`/proc/${chromium[0]!.pid}/environ`, "utf8"))?.[1];
       expect(home).toBeDefined();
       expect(processesWithEnvironment(home!).length).toBeGreaterThan(0);
 
@@ -88,6 +88,7 @@ describe("station-browser-use worker (CLI)", () => {
       expect(run.stdout()).toMatch(/SIGTERM: draining[\s\S]*stopped/);
       expect(chromium.filter(stillRunning)).toEqual([]);
       expect(processesWithEnvironment(home!)).toEqual([]);
+      expect(existsSync(home!)).toBe(false);
       expect(run.stdout() + run.stderr()).not.toContain(token);
     } finally {
       run.child.kill("SIGKILL");

@@ -110,6 +110,16 @@ function decodeEvaluateResult(encoded: unknown): unknown {
 }
 
 /**
+ * The call of `run(argument)` as an expression string. A transpiler that keeps
+ * function names (tsx, esbuild `keepNames`) puts `__name(…)` calls into the
+ * function's source, which would fail in the page: the call binds `__name`
+ * to a pass-through around it.
+ */
+export function callInPage<A>(run: (argument: A) => unknown, argument: A): string {
+  return `((__name) => (${run.toString()}))((target) => target)(${JSON.stringify(argument)})`;
+}
+
+/**
  * Evaluates `expression` in the page and returns its result as plain JSON
  * data; fails with `ActionFailedError` when the expression throws, or when it
  * ran but its result cannot be returned (saying why).
@@ -117,7 +127,7 @@ function decodeEvaluateResult(encoded: unknown): unknown {
 export async function evaluateAsJson(page: Page, expression: string): Promise<unknown> {
   let encoded: unknown;
   try {
-    encoded = await page.evaluate(runInPage, { expression, maxDepth: limits.evaluateResultDepth, maxBytes: limits.evaluateResultBytes });
+    encoded = await page.evaluate(callInPage(runInPage, { expression, maxDepth: limits.evaluateResultDepth, maxBytes: limits.evaluateResultBytes }));
   } catch (error) {
     const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
     throw new ActionFailedError(`evaluate: ${message.replace(/^page\.evaluate: /, "")}`, { cause: error });

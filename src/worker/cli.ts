@@ -55,6 +55,8 @@ async function run(commandLine: WorkerCommandLine): Promise<void> {
     maxConnections: commandLine.maxConnections,
   });
   try {
+    // Leftovers of a crashed run (temporary profiles, homes) go before anything else starts.
+    await provider.start();
     await manager.ready();
     const address = await listen(server, commandLine.port, commandLine.host);
     const host = address.family === "IPv6" ? `[${address.address}]` : address.address;

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -211,7 +211,7 @@ describe("leftovers of a crashed run", () => {
 
       const provider = createLocalProvider({ tempRootDir: root });
       try {
-        await provider.release((await provider.create({ openTag: "after" })).id);
+        await provider.start();
         expect(await exists(join(root, runName))).toBe(false);
         expect(await exists(browser!.profileDir)).toBe(false);
         for (const untouched of [noOwner, liveOwner, strangerProfile]) expect(await exists(untouched)).toBe(true);
@@ -222,6 +222,20 @@ describe("leftovers of a crashed run", () => {
     } finally {
       await rm(root, { recursive: true, force: true });
       await rm(strangerProfile, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a temporary root that is a symlink, naming the option", async () => {
+    const target = await mkdtemp(join(tmpdir(), "station-leftovers-target-"));
+    const link = `${target}-link`;
+    await symlink(target, link);
+    try {
+      const provider = createLocalProvider({ tempRootDir: link });
+      await expect(provider.start()).rejects.toThrow(/^options\.tempRootDir: .* is not a directory \(or is a symlink\)$/);
+      await provider.shutdown();
+    } finally {
+      await rm(link, { force: true });
+      await rm(target, { recursive: true, force: true });
     }
   });
 });

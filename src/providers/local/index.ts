@@ -40,6 +40,17 @@ export interface PlaywrightProvider extends BrowserProvider {
   shutdown(): Promise<void>;
 }
 
+/** The local provider: a {@link PlaywrightProvider} that can also be started ahead of its first session. */
+export interface LocalProvider extends PlaywrightProvider {
+  /**
+   * Makes this run's temporary directory now, first removing what crashed
+   * runs left under `tempRootDir` (otherwise that happens at the first launch).
+   *
+   * @throws {ValidationError} when `tempRootDir` is a symlink, not a directory, or another user's.
+   */
+  start(): Promise<void>;
+}
+
 interface LocalSession {
   record: ProviderSession;
   context: BrowserContext;
@@ -72,7 +83,7 @@ const defaultViewport = { width: limits.viewport.widthDefault, height: limits.vi
  * const adapter = new PlaywrightBrowserAdapter({ provider });
  * ```
  */
-export function createLocalProvider(options: LocalProviderOptions = {}): PlaywrightProvider {
+export function createLocalProvider(options: LocalProviderOptions = {}): LocalProvider {
   const environmentSource = options.environment ?? process.env;
   const sessions = new Map<string, LocalSession>();
   const openProfiles = new Set<string>();
@@ -214,6 +225,9 @@ export function createLocalProvider(options: LocalProviderOptions = {}): Playwri
 
   return {
     name: "local",
+    async start() {
+      await runDirectory();
+    },
     create,
     release,
     async get(id) {

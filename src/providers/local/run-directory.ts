@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
-import { mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { lstat, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { basename, isAbsolute, join } from "node:path";
 import type { Browser } from "playwright-core";
+import { ValidationError } from "../../errors.js";
 import { writeFileAtomically } from "../../stores/atomic-file.js";
 
 /** Names the owner file of a run directory, and says in it who wrote it. */
@@ -110,6 +111,12 @@ async function describeBrowser(browser: Browser): Promise<BrowserRecord | undefi
 /** Makes this run's directory under `root` (after removing what crashed runs left there). */
 export async function createRunDirectory(root: string): Promise<RunDirectory> {
   await mkdir(root, { recursive: true, mode: 0o700 });
+  // A root someone else made (a shared /tmp) could be read by them, or steer the removal of leftovers.
+  const made = await lstat(root);
+  if (!made.isDirectory() || made.isSymbolicLink()) throw new ValidationError("options.tempRootDir", `${root} is not a directory (or is a symlink)`);
+  if (typeof process.getuid === "function" && made.uid !== process.getuid()) {
+    throw new ValidationError("options.tempRootDir", `${root} belongs to another user; give this provider a directory of its own`);
+  }
   await removeLeftovers(root);
   const path = await mkdtemp(join(root, `${runPrefix}${process.pid}-`));
   const home = join(path, "home");

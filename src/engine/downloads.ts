@@ -30,6 +30,8 @@ export class DownloadStore {
   private readonly records = new Map<string, DownloadRecord>();
   /** Progress of downloads Chromium announced that no record is matched to yet (by guid). */
   private readonly unmatched = new Map<string, { url: string; receivedBytes: number }>();
+  /** Guids of evicted downloads: their last events are ignored, never matched to another download. */
+  private readonly retired = new Set<string>();
   private counter = 0;
 
   constructor(
@@ -59,6 +61,10 @@ export class DownloadStore {
 
   /** Takes Chromium's word on a download's bytes as they arrive ({@link watchDownloadProgress}). */
   observe(event: DownloadProgressEvent): void {
+    if (this.retired.has(event.guid)) {
+      if (event.kind === "progress" && event.state !== "inProgress") this.retired.delete(event.guid);
+      return;
+    }
     const record = [...this.records.values()].find((each) => each.guid === event.guid);
     if (event.kind === "begin") {
       if (record) return;
@@ -94,7 +100,13 @@ export class DownloadStore {
     while (this.records.size > limits.downloads.perSession) {
       const [oldestId, oldest] = this.records.entries().next().value as [string, DownloadRecord];
       this.records.delete(oldestId);
-      oldest.download.delete().catch(() => undefined);
+      if (oldest.guid !== undefined && oldest.info.state === "in_progress") this.retired.add(oldest.guid);
+      // One still arriving is cancelled first: Playwright deletes a download only once it has ended.
+      void oldest.download
+        .cancel()
+        .catch(() => undefined)
+        .then(() => oldest.download.delete())
+        .catch(() => undefined);
     }
   }
 

@@ -17,13 +17,20 @@ type Encoded = { json: string } | { problem: string };
  */
 function runInPage({ expression, maxDepth, maxBytes }: { expression: string; maxDepth: number; maxBytes: number }): Encoded | Promise<Encoded> {
   const ancestors: object[] = [];
+  let size = 0;
   const fail = (problem: string): never => {
     throw { encodeProblem: problem };
   };
+  // Each character is at least one UTF-8 byte: past `maxBytes` characters the result is over the limit.
+  const counted = (text: string): string => {
+    size += text.length;
+    if (size > maxBytes) throw { tooLarge: true };
+    return text;
+  };
   const walk = (entry: unknown, path: string, depth: number): string => {
     if (entry === null) return "null";
-    if (typeof entry === "string" || typeof entry === "boolean") return JSON.stringify(entry);
-    if (typeof entry === "number") return Number.isFinite(entry) ? JSON.stringify(entry) : fail(`${String(entry)} at ${path}`);
+    if (typeof entry === "string" || typeof entry === "boolean") return counted(JSON.stringify(entry));
+    if (typeof entry === "number") return Number.isFinite(entry) ? counted(JSON.stringify(entry)) : fail(`${String(entry)} at ${path}`);
     if (typeof entry !== "object") return fail(`${typeof entry} at ${path}`);
     if (depth >= maxDepth) return fail(`nesting deeper than ${maxDepth} levels at ${path}`);
     if (ancestors.includes(entry)) return fail(`a cycle at ${path}`);
@@ -34,13 +41,14 @@ function runInPage({ expression, maxDepth, maxBytes }: { expression: string; max
       for (let index = 0; index < entry.length; index++) parts.push(walk(entry[index], `${path}[${index}]`, depth + 1));
       text = `[${parts.join(",")}]`;
     } else {
-      const prototype = Object.getPrototypeOf(entry);
-      if (prototype !== Object.prototype && prototype !== null) fail(`${(entry as { constructor?: { name?: string } }).constructor?.name ?? "object"} at ${path}`);
+      // A plain object of any realm (an iframe's too): its prototype is null or an Object.prototype.
+      const prototype: unknown = Object.getPrototypeOf(entry);
+      if (prototype !== null && Object.getPrototypeOf(prototype) !== null) fail(`${(entry as { constructor?: { name?: string } }).constructor?.name ?? "object"} at ${path}`);
       const parts: string[] = [];
       for (const key of Object.keys(entry)) {
         if (key === "__proto__") fail(`a "__proto__" key at ${path}`);
         const item = (entry as Record<string, unknown>)[key];
-        if (item !== undefined) parts.push(`${JSON.stringify(key)}:${walk(item, `${path}.${key}`, depth + 1)}`);
+        if (item !== undefined) parts.push(`${counted(JSON.stringify(key))}:${walk(item, `${path}.${key}`, depth + 1)}`);
       }
       text = `{${parts.join(",")}}`;
     }
@@ -49,10 +57,9 @@ function runInPage({ expression, maxDepth, maxBytes }: { expression: string; max
   };
   const encode = (value: unknown): Encoded => {
     try {
-      const json = walk(value === undefined ? null : value, "$", 0);
-      // Each character is at least one UTF-8 byte: longer text is over the limit without sending it.
-      return json.length > maxBytes ? { problem: `it is ${json.length} characters of JSON, above the ${maxBytes}-byte limit` } : { json };
+      return { json: walk(value === undefined ? null : value, "$", 0) };
     } catch (error) {
+      if ((error as { tooLarge?: unknown } | null)?.tooLarge === true) return { problem: `it is more than ${maxBytes} bytes of JSON, the limit` };
       const problem = (error as { encodeProblem?: unknown } | null)?.encodeProblem;
       return { problem: typeof problem === "string" ? `it is not JSON-compatible (${problem})` : `it could not be read (${String(error)})` };
     }

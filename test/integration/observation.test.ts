@@ -132,6 +132,12 @@ describe("observation (real Chromium)", () => {
     expect(proto).toBeInstanceOf(ActionFailedError);
     expect((proto as Error).message).toMatch(/the expression ran, but its result cannot be returned: it is not JSON-compatible \(a "__proto__" key at \$\.ok\)/);
     await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "(() => { const cycle = {}; cycle.self = cycle; return cycle; })()" })).rejects.toThrow(/a cycle at \$\.self/);
+    await expect(browser.adapter.execute(handle, { op: "evaluate", expression: `"x".repeat(${limits.evaluateResultBytes + 1})` })).rejects.toThrow(
+      `it is more than ${limits.evaluateResultBytes} bytes of JSON, the limit`,
+    );
+    // A plain object of another realm (an iframe's) is plain data too.
+    const framed = "(() => { const frame = document.body.appendChild(document.createElement('iframe')); const value = new frame.contentWindow.Object(); value.n = 1; return { value }; })()";
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: framed })).value).toEqual({ value: { n: 1 } });
     const flat = { a: [1, { b: "c" }], d: null };
     expect((await browser.adapter.execute(handle, { op: "evaluate", expression: `(${JSON.stringify(flat)})` })).value).toEqual(flat);
   });

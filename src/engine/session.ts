@@ -92,10 +92,12 @@ export class EngineSession {
     let page: Page;
     try {
       page = await this.context.newPage();
+      this.ownPages.add(page);
     } finally {
       this.pendingOwnPages--;
+      // Pages the site opened meanwhile were counted in; those past the limit go now (also when this failed).
+      this.enforcePageLimit();
     }
-    this.ownPages.add(page);
     const state = this.stateOf(page) ?? this.register(page);
     this.unreportedPages.delete(state.id);
     this.selectedPageId = state.id;

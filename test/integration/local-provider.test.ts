@@ -9,6 +9,7 @@ import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
 import { chromiumEnvironment, createLocalProvider, findChromium } from "../../src/providers/local/index.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { processes } from "../helpers/processes.js";
+import { processStatus } from "../../src/stores/process-status.js";
 
 let server: FixtureServer;
 let profileRootDir: string;
@@ -184,10 +185,10 @@ describe("leftovers of a crashed run", () => {
     const strangerProfile = await mkdtemp(join(tmpdir(), "playwright_chromiumdev_profile-"));
     await mkdir(noOwner);
     await mkdir(liveOwner);
-    const startTime = processes().find((info) => info.pid === process.pid)?.startTime;
+    const processStart = processStatus(process.pid)?.start;
     await writeFile(
       join(liveOwner, "owner.json"),
-      JSON.stringify({ marker: "station-browser-use/local-provider", pid: process.pid, startTime, createdAt: new Date().toISOString(), browsers: [] }),
+      JSON.stringify({ marker: "station-browser-use/local-provider", pid: process.pid, processStart, createdAt: new Date().toISOString(), browsers: [] }),
     );
     try {
       const child = spawn(process.execPath, ["--import", "tsx", childScript, root], { stdio: ["ignore", "pipe", "pipe"] });

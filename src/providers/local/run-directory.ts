@@ -1,9 +1,9 @@
-import { readFileSync } from "node:fs";
 import { lstat, mkdir, mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { basename, isAbsolute, join } from "node:path";
 import type { Browser } from "playwright-core";
 import { ValidationError } from "../../errors.js";
 import { writeFileAtomically } from "../../stores/atomic-file.js";
+import { processStatus, recordedProcessRuns } from "../../stores/process-status.js";
 
 /** Names the owner file of a run directory, and says in it who wrote it. */
 const ownerFileName = "owner.json";
@@ -15,7 +15,8 @@ const playwrightProfilePattern = /^playwright_chromiumdev_profile-[A-Za-z0-9]{6}
 /** A browser this run launched: its process, and the temporary profile Playwright made for it. */
 interface BrowserRecord {
   pid: number;
-  startTime?: string;
+  /** `processStatus().start`, so a reused pid is not taken for the browser. */
+  processStart?: string;
   profileDir?: string;
 }
 
@@ -23,8 +24,8 @@ interface BrowserRecord {
 interface OwnerRecord {
   marker: typeof ownerMarker;
   pid: number;
-  /** The process's start time (Linux), so a reused pid is not taken for the owner. */
-  startTime?: string;
+  /** `processStatus().start` (Linux), so a reused pid is not taken for the owner. */
+  processStart?: string;
   createdAt: string;
   browsers: BrowserRecord[];
 }
@@ -54,36 +55,6 @@ const isOwnerRecord = (value: unknown): value is OwnerRecord =>
   Number.isInteger((value as OwnerRecord).pid) &&
   Array.isArray((value as OwnerRecord).browsers);
 
-/** A process's state and start time (clock ticks since boot) from /proc/<pid>/stat; undefined off Linux or once it is gone. */
-function processStat(pid: number): { state: string; startTime: string } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return { state: fields[0] ?? "", startTime: fields[19] ?? "" };
-  } catch {
-    return undefined;
-  }
-}
-
-const processStartTime = (pid: number): string | undefined => processStat(pid)?.startTime;
-
-/**
- * Whether the recorded process still runs: its pid exists (or belongs to
- * another user), is not a zombie, and, where start times are known, started
- * when recorded. False only when it is definitely gone, or the pid now names
- * another process.
- */
-function processAlive(pid: number, startTime: string | undefined): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EPERM") return false;
-  }
-  const now = processStat(pid);
-  if (now?.state === "Z") return false;
-  return startTime === undefined || now === undefined || now.startTime === startTime;
-}
-
 /**
  * The browser process of `browser` and its `--user-data-dir`, read from
  * CDP's process list and Linux's /proc. Elsewhere the profile stays unknown
@@ -101,8 +72,8 @@ async function describeBrowser(browser: Browser): Promise<BrowserRecord | undefi
       .split("\0")
       .find((argument) => argument.startsWith("--user-data-dir="))
       ?.slice("--user-data-dir=".length);
-    const startTime = processStartTime(pid);
-    return { pid, ...(startTime ? { startTime } : {}), ...(profileDir ? { profileDir } : {}) };
+    const processStart = processStatus(pid)?.start;
+    return { pid, ...(processStart ? { processStart } : {}), ...(profileDir ? { profileDir } : {}) };
   } catch {
     return undefined;
   }
@@ -121,8 +92,8 @@ export async function createRunDirectory(root: string): Promise<RunDirectory> {
   const path = await mkdtemp(join(root, `${runPrefix}${process.pid}-`));
   const home = join(path, "home");
   await mkdir(home);
-  const startTime = processStartTime(process.pid);
-  const record: OwnerRecord = { marker: ownerMarker, pid: process.pid, ...(startTime ? { startTime } : {}), createdAt: new Date().toISOString(), browsers: [] };
+  const processStart = processStatus(process.pid)?.start;
+  const record: OwnerRecord = { marker: ownerMarker, pid: process.pid, ...(processStart ? { processStart } : {}), createdAt: new Date().toISOString(), browsers: [] };
   let writes = writeFileAtomically(join(path, ownerFileName), JSON.stringify(record));
   await writes;
   let artifactCounter = 0;
@@ -170,8 +141,8 @@ export async function removeLeftovers(root: string): Promise<string[]> {
     } catch {
       continue;
     }
-    if (!isOwnerRecord(owner) || processAlive(owner.pid, owner.startTime)) continue;
-    if (owner.browsers.some((browser) => Number.isInteger(browser.pid) && processAlive(browser.pid, browser.startTime))) continue;
+    if (!isOwnerRecord(owner) || recordedProcessRuns(owner.pid, owner.processStart)) continue;
+    if (owner.browsers.some((browser) => Number.isInteger(browser.pid) && recordedProcessRuns(browser.pid, browser.processStart))) continue;
     for (const { profileDir } of owner.browsers) {
       if (typeof profileDir !== "string" || !isAbsolute(profileDir) || !playwrightProfilePattern.test(basename(profileDir))) continue;
       await rm(profileDir, { recursive: true, force: true });

@@ -26,7 +26,8 @@ export type Dispatch = (request: WorkerRequest, context: DispatchContext) => Pro
  */
 export function createDispatch(manager: BrowserSessionManager, scope: TenantScope): Dispatch {
   /**
-   * Runs an open under the caller's claim of its tag. When the outcome is
+   * Runs an open within the caller's tenant quota (a slot held while it
+   * runs) and under the caller's claim of its tag. When the outcome is
    * unknown, the provider may hold a session under the tag: the claim stays
    * the caller's, for its reconcile.
    */

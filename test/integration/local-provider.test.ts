@@ -81,7 +81,7 @@ describe("launch environment", () => {
         expect(environ).not.toContain("super-secret-token-value");
         expect(environ).not.toMatch(/(^|\0)LD_PRELOAD=/);
         expect(environ).not.toMatch(/(^|\0)NODE_OPTIONS=/);
-        expect(environ).toMatch(/(^|\0)HOME=[^\0]*\/station-browser-use\/run-\d+-[^/\0]+\/home(\0|$)/);
+        expect(environ).toMatch(/(^|\0)HOME=[^\0]*\/station-browser-use-\d+\/run-\d+-[^/\0]+\/home(\0|$)/);
       }
     } finally {
       await adapter.close(handle);

@@ -88,7 +88,7 @@ describe("station-browser-use worker (CLI)", () => {
 
       const chromium = chromiumBelow(run.child.pid!);
       expect(chromium.length).toBeGreaterThan(0);
-      const home = /HOME=([^\0]*\/station-browser-use\/run-\d+-[^/\0]+\/home)(\0|$)/.exec(readFileSync(`/proc/${chromium[0]!.pid}/environ`, "utf8"))?.[1];
+      const home = /HOME=([^\0]*\/station-browser-use-\d+\/run-\d+-[^/\0]+\/home)(\0|$)/.exec(readFileSync(`/proc/${chromium[0]!.pid}/environ`, "utf8"))?.[1];
       expect(home).toBeDefined();
       expect(processesWithEnvironment(home!).length).toBeGreaterThan(0);
 

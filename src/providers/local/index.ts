@@ -25,7 +25,8 @@ export interface LocalProviderOptions {
   /**
    * Where this provider keeps its temporary files: one run directory (Chromium's
    * private home, downloads and other artifacts, an owner file naming this
-   * process). Default `<os tmpdir>/station-browser-use`. On start, run
+   * process). Default `<os tmpdir>/station-browser-use-<uid>` (one per user,
+   * as a shared tmpdir would otherwise hand one user's root to another). On start, run
    * directories left there by a crashed process are removed, with the
    * temporary Chromium profiles their owner files name; nothing else is touched.
    */
@@ -93,7 +94,7 @@ export function createLocalProvider(options: LocalProviderOptions = {}): LocalPr
 
   const runDirectory = () => {
     if (!run) {
-      const starting = createRunDirectory(options.tempRootDir ?? join(tmpdir(), "station-browser-use"));
+      const starting = createRunDirectory(options.tempRootDir ?? join(tmpdir(), `station-browser-use-${process.getuid?.() ?? "user"}`));
       run = starting;
       starting.catch(() => { if (run === starting) run = undefined; });
     }

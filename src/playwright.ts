@@ -7,6 +7,7 @@ export {
   createLocalProvider,
   findChromium,
   closedNetworkArgs,
+  type LocalProvider,
   type LocalProviderOptions,
   type PlaywrightProvider,
 } from "./providers/local/index.js";

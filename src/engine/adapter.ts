@@ -1,5 +1,5 @@
 import { ActionFailedError, NotFoundError, OutcomeUnknownError } from "../errors.js";
-import type { AdapterCapabilities, BrowserAdapter, BrowserHandle, FoundSession } from "../protocol/adapter.js";
+import type { AdapterCapabilities, AdapterOpenContext, BrowserAdapter, BrowserHandle, FoundSession } from "../protocol/adapter.js";
 import { commandOps, isObservationCommand, type BrowserCommand, type BrowserCommandInput, type CommandOp } from "../protocol/commands.js";
 import { commandBudgetMs } from "../protocol/budget.js";
 import { limits } from "../protocol/limits.js";
@@ -78,7 +78,7 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
    * Opens a browser session. With a profile, waits first until the provider
    * has persisted that profile's last session (`profiles.awaitPersisted`).
    */
-  async open(options: OpenOptions = {}, signal?: AbortSignal): Promise<BrowserHandle> {
+  async open(options: OpenOptions = {}, signal?: AbortSignal, context: AdapterOpenContext = {}): Promise<BrowserHandle> {
     const resolved = parseWith(OpenOptionsSchema, options, "options");
     const openTag = resolved.openTag ?? crypto.randomUUID();
     const profile = resolved.profileId ? { id: resolved.profileId } : undefined;
@@ -87,6 +87,7 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
       openTag,
       ...(profile ? { profile } : {}),
       ...(resolved.viewport ? { viewport: resolved.viewport } : {}),
+      ...(context.tenant === undefined ? {} : { tenant: context.tenant }),
       ...(signal ? { signal } : {}),
     });
     return this.attach(record, openTag, resolved.consoleText ?? false, signal);

@@ -4,6 +4,7 @@ import { limits } from "../protocol/limits.js";
 import type { DialogInfo, PageInfo } from "../protocol/results.js";
 import { refusalReason, sanitizeUrl } from "../protocol/url-policy.js";
 import { DiagnosticsRing } from "./diagnostics-ring.js";
+import { watchDownloadProgress } from "./download-progress.js";
 import { DownloadStore } from "./downloads.js";
 import { RefRegistry } from "./refs.js";
 
@@ -53,6 +54,8 @@ export class EngineSession {
   /** A blank page being opened because the last one closed. */
   private replacement: Promise<void> | undefined;
   private dialogSeq = 0;
+  /** Pages the agent asked for that the browser has not handed over yet. */
+  private pendingOwnPages = 0;
   private lastDialog: { seq: number; info: DialogInfo } | undefined;
 
   private constructor(
@@ -68,7 +71,7 @@ export class EngineSession {
     const session = new EngineSession(id, context, options);
     context.setDefaultTimeout(limits.actionTimeoutDefaultMs);
     context.setDefaultNavigationTimeout(limits.navigationTimeoutDefaultMs);
-    context.on("page", (page) => session.register(page));
+    context.on("page", (page) => session.arrived(page));
     context.on("close", () => {
       session.closed = true;
       options.onClose?.();
@@ -87,11 +90,20 @@ export class EngineSession {
 
   /** Opens a page the agent asked for; it is selected. */
   async openPage(): Promise<PageState> {
-    const page = await this.context.newPage();
-    this.ownPages.add(page);
+    this.pendingOwnPages++;
+    let page: Page;
+    try {
+      page = await this.context.newPage();
+      this.ownPages.add(page);
+    } finally {
+      this.pendingOwnPages--;
+      // Pages the site opened meanwhile were counted in; those past the limit go now (also when this failed).
+      this.enforcePageLimit();
+    }
     const state = this.stateOf(page) ?? this.register(page);
     this.unreportedPages.delete(state.id);
     this.selectedPageId = state.id;
+    this.enforcePageLimit();
     return state;
   }
 
@@ -162,6 +174,20 @@ export class EngineSession {
     return undefined;
   }
 
+  /**
+   * A page appeared in the context. One the site opened past the limit is closed at once. While the
+   * agent's own new page is on its way, an arriving page may be that one: it is counted, and the limit
+   * is applied once the agent's page is known.
+   */
+  private arrived(page: Page): void {
+    if (this.stateOf(page)) return;
+    if (!this.ownPages.has(page) && this.pendingOwnPages === 0 && this.pages.size >= limits.pagesPerSession) {
+      this.closePastLimit(page);
+      return;
+    }
+    this.register(page);
+  }
+
   private register(page: Page): PageState {
     const existing = this.stateOf(page);
     if (existing) return existing;
@@ -179,6 +205,7 @@ export class EngineSession {
     page.on("close", () => this.unregister(state));
     page.on("dialog", (dialog) => void this.handleDialog(state, dialog));
     page.on("download", (download: Download) => this.downloads.track(download, state.id));
+    void watchDownloadProgress(this.context, page, (event) => this.downloads.observe(event));
     page.on("console", (message) => {
       // Chromium's own verbose hints ("[DOM] Input elements should have autocomplete…") are noise.
       const type: string = message.type();
@@ -209,6 +236,29 @@ export class EngineSession {
     });
     this.guard(state);
     return state;
+  }
+
+  /** Closes the newest pages the site opened while the session has more than `limits.pagesPerSession`. */
+  private enforcePageLimit(): void {
+    if (this.pendingOwnPages > 0) return;
+    const excess = this.pages.size - limits.pagesPerSession;
+    if (excess <= 0) return;
+    const popups = [...this.pages.values()].filter((state) => !this.ownPages.has(state.page)).slice(-excess);
+    for (const state of popups) {
+      this.unregister(state);
+      this.unreportedPages.delete(state.id);
+      this.closePastLimit(state.page, state.id);
+    }
+  }
+
+  private closePastLimit(page: Page, pageId?: string): void {
+    this.diagnostics.push({
+      kind: "popup-closed",
+      ...(pageId ? { pageId } : {}),
+      url: sanitizeUrl(page.url()),
+      text: `the session already has ${limits.pagesPerSession} pages, its limit`,
+    });
+    page.close().catch(() => undefined);
   }
 
   private unregister(state: PageState): void {

@@ -178,14 +178,14 @@ export class BrowserSessionManager implements BrowserBackend {
       if (pending) return pending;
       const live = this.findByOpenTag(tag)[0];
       if (live) return live;
-      const opening = this.openTagged({ ...resolved, openTag: tag }, call.signal).finally(() => this.pendingOpens.delete(tag));
+      const opening = this.openTagged({ ...resolved, openTag: tag }, call).finally(() => this.pendingOpens.delete(tag));
       this.pendingOpens.set(tag, opening);
       return opening;
     }
-    return this.openNew({ ...resolved, openTag: crypto.randomUUID() }, call.signal);
+    return this.openNew({ ...resolved, openTag: crypto.randomUUID() }, call);
   }
 
-  private async openTagged(resolved: ResolvedOpenOptions & { openTag: string }, signal?: AbortSignal): Promise<ManagedSessionInfo> {
+  private async openTagged(resolved: ResolvedOpenOptions & { openTag: string }, call: OpenCallOptions): Promise<ManagedSessionInfo> {
     if (this.ledger.isUncertain(resolved.openTag)) {
       await this.ready();
       const report = emptyReport();
@@ -198,7 +198,7 @@ export class BrowserSessionManager implements BrowserBackend {
       const unresolved = report.unresolved[0];
       if (unresolved) throw new ReconcileRequiredError(`The earlier open with tag ${resolved.openTag} is still unsettled: ${unresolved.reason}`);
     }
-    return this.openNew(resolved, signal);
+    return this.openNew(resolved, call);
   }
 
   /**
@@ -270,7 +270,8 @@ export class BrowserSessionManager implements BrowserBackend {
     return [...this.sessions.values()].filter((session) => session.handle.openTag === openTag).map((session) => this.info(session));
   }
 
-  private async openNew(resolved: ResolvedOpenOptions & { openTag: string }, signal?: AbortSignal): Promise<ManagedSessionInfo> {
+  private async openNew(resolved: ResolvedOpenOptions & { openTag: string }, call: OpenCallOptions): Promise<ManagedSessionInfo> {
+    const { signal } = call;
     await this.ready();
     if (this.closing) throw new SessionClosedError("This session manager is closing");
     this.journal.assertWritable();
@@ -305,7 +306,7 @@ export class BrowserSessionManager implements BrowserBackend {
     let handle: BrowserHandle;
     try {
       if (signal?.aborted) throw new ActionFailedError("open was cancelled before it started");
-      handle = await this.adapter.open(resolved, signal);
+      handle = await this.adapter.open(resolved, signal, call.tenant === undefined ? {} : { tenant: call.tenant });
     } catch (error) {
       if (profileId !== undefined) this.openProfiles.delete(profileId);
       if (isOutcomeUnknownError(error)) this.ledger.recordUncertain(resolved, error);
@@ -529,7 +530,7 @@ export class BrowserSessionManager implements BrowserBackend {
     }
     const info = await this.open(
       { ...checkpoint.options, ...(options.openTag === undefined ? {} : { openTag: options.openTag }) },
-      options.signal ? { signal: options.signal } : {},
+      { ...(options.signal ? { signal: options.signal } : {}), ...(options.tenant === undefined ? {} : { tenant: options.tenant }) },
     );
     try {
       for (const [index, page] of checkpoint.pages.entries()) {

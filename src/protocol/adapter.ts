@@ -34,9 +34,15 @@ export interface FoundSession {
   profileId?: string;
 }
 
+/** Who an open is for; set by the host (the worker), never by the model or the wire options. */
+export interface AdapterOpenContext {
+  /** The tenant the session is for; browser processes are never shared across tenants. */
+  tenant?: string;
+}
+
 /** The engine contract the session manager builds on. */
 export interface BrowserAdapter {
-  open(options?: OpenOptions, signal?: AbortSignal): Promise<BrowserHandle>;
+  open(options?: OpenOptions, signal?: AbortSignal, context?: AdapterOpenContext): Promise<BrowserHandle>;
   execute<Command extends BrowserCommand | BrowserCommandInput>(
     handle: BrowserHandle,
     command: Command,

@@ -17,6 +17,8 @@ export interface ExecuteOptions {
 export interface OpenCallOptions {
   /** Cancels the open; a create already sent then has an unknown outcome (reconcile by its tag). */
   signal?: AbortSignal;
+  /** The tenant the session is for (set by the worker from the caller); browsers are not shared across tenants. */
+  tenant?: string;
 }
 
 /** Options of {@link BrowserBackend.resumeCheckpoint}. */
@@ -28,6 +30,8 @@ export interface ResumeOptions {
    */
   openTag?: string;
   signal?: AbortSignal;
+  /** As {@link OpenCallOptions.tenant}. */
+  tenant?: string;
 }
 
 /**

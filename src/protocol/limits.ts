@@ -25,6 +25,8 @@ export const limits = {
   expressionLength: 64 * KiB,
   /** Largest JSON result of `evaluate` (UTF-8 bytes). */
   evaluateResultBytes: 1 * MiB,
+  /** Deepest nesting of arrays and objects in an `evaluate` result. */
+  evaluateResultDepth: 100,
   /** Largest `content` result (UTF-8 bytes); longer HTML is cut and marked. */
   contentBytes: 4 * MiB,
   /** Action timeouts: default and ceiling (ms). */
@@ -40,7 +42,7 @@ export const limits = {
   dragStepsMax: 100,
   /** Largest scroll delta (CSS pixels). */
   scrollDeltaMax: 100_000,
-  /** Pages a session may have open when it asks for a new one (`newPage`). */
+  /** Pages a session may have open, counting those the site opened itself (popups past it are closed). */
   pagesPerSession: 16,
 
   inspect: {

@@ -21,6 +21,12 @@ export interface CreateSessionRequest {
   openTag: string;
   profile?: ProfileGrant;
   viewport?: Viewport;
+  /**
+   * Who the session is for (a tenant id; absent for the operator or an
+   * in-process host). A provider that shares browser processes shares them
+   * only within one tenant.
+   */
+  tenant?: string;
   signal?: AbortSignal;
 }
 

@@ -1,10 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
-import { readFileSync } from "node:fs";
 import { link, readdir, readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import { basename, dirname, join } from "node:path";
 import { ValidationError } from "../errors.js";
 import { errorCode, temporaryPathFor } from "./atomic-file.js";
+import { processStatus, recordedProcessRuns } from "./process-status.js";
 
 /** What `owner.lock` records about the process that holds it. */
 export interface OwnerRecord {
@@ -37,33 +37,6 @@ const maxGuardDepth = 3;
 /** `link()` errors meaning the file system has no hard links; `wx` is used instead. */
 const linkUnsupported = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS"]);
 
-/**
- * On Linux, a process's state letter and `<boot id>:<start time>` from
- * `/proc`; `undefined` elsewhere or when it cannot be read.
- */
-function processStatus(pid: number): { state: string; start: string } | undefined {
-  try {
-    const bootId = readFileSync("/proc/sys/kernel/random/boot_id", "utf8").trim();
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // Field 2 (the command name) may hold spaces and parentheses: count fields after the last ")".
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const [state, startTime] = [fields[0], fields[19]];
-    return bootId && state && startTime ? { state, start: `${bootId}:${startTime}` } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists but belongs to someone else. Anything but ESRCH counts as alive.
-    return errorCode(error) !== "ESRCH";
-  }
-}
-
 function parseRecord(text: string): OwnerRecord | undefined {
   try {
     const value = JSON.parse(text) as Partial<OwnerRecord> | null;
@@ -88,12 +61,7 @@ function parseRecord(text: string): OwnerRecord | undefined {
 /** Whether the recorded process may still run: `foreign` when it ran on another host. */
 function judge(record: OwnerRecord): "live" | "stale" | "foreign" {
   if (record.hostname !== hostname()) return "foreign";
-  if (!isProcessAlive(record.pid)) return "stale";
-  const status = processStatus(record.pid);
-  if (status === undefined) return "live";
-  // A zombie (killed, never reaped: common under a container's pid 1) is gone; so is a recycled pid.
-  if (status.state === "Z" || status.state === "X") return "stale";
-  return record.processStart !== undefined && status.start !== record.processStart ? "stale" : "live";
+  return recordedProcessRuns(record.pid, record.processStart) ? "live" : "stale";
 }
 
 /** Creates `path` holding `content` only if it does not exist; `false` when it does. */

@@ -1,5 +1,6 @@
 import { ValidationError } from "../errors.js";
 import { limits } from "../protocol/limits.js";
+import { workerHttpServerDefaults } from "./http-server.js";
 import { parseTenantKeys } from "./tenant-keys.js";
 
 /** What `station-browser-use worker` was asked to do. */
@@ -22,6 +23,14 @@ export interface WorkerCommandLine {
   profileGrants: string[];
   /** Which tenant may open each profile (`tenant=id` entries; plain ids go to `--tenant-id` when set). */
   profileOwners: Record<string, string>;
+  /** Sessions one tenant may hold at once (`--tenant-max-sessions`); no quota when absent. */
+  tenantMaxSessions?: number;
+  /** Idle expiry of a session (ms), from `--idle-timeout` with its unit. */
+  idleTimeoutMs?: number;
+  /** Bounds of the HTTP server. */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  maxConnections: number;
 }
 
 export const usage = `Usage: station-browser-use worker [options]
@@ -41,6 +50,12 @@ Options:
                          plain ids are the operator's (and --tenant-id's)
   --grace-ms MS          on SIGINT/SIGTERM, time given to requests in flight (default 10000)
   --tenant-id ID         serve one tenant: the execution token acts as this tenant on the tenant route
+  --tenant-max-sessions N  sessions one tenant may hold at once (default: no quota beyond --max-sessions)
+  --idle-timeout DURATION  close a session after this long without actions, with its unit:
+                         1500ms, 90s, 15m or 2h (default 15m; 1s to 24h)
+  --headers-timeout-ms MS  time a client has to send its request headers (default 10000)
+  --request-timeout-ms MS  time a client has to send its whole request (default 30000)
+  --max-connections N    HTTP connections held at once; more are dropped (default 256)
   -h, --help             show this help
 
 Environment (secrets are read from here only, never from flags):
@@ -55,7 +70,23 @@ export class UsageError extends Error {
   }
 }
 
-const flags = ["host", "port", "station-id", "max-sessions", "state-root", "recording-root", "profile-root", "grace-ms", "tenant-id", "profiles"] as const;
+const flags = [
+  "host",
+  "port",
+  "station-id",
+  "max-sessions",
+  "state-root",
+  "recording-root",
+  "profile-root",
+  "grace-ms",
+  "tenant-id",
+  "profiles",
+  "tenant-max-sessions",
+  "idle-timeout",
+  "headers-timeout-ms",
+  "request-timeout-ms",
+  "max-connections",
+] as const;
 type Flag = (typeof flags)[number];
 const secretLike = /token|key|secret|password|credential/i;
 
@@ -65,6 +96,18 @@ function integerFlag(flag: string, text: string, min: number, max: number): numb
     throw new UsageError(`--${flag} expects an integer from ${min} to ${max}`);
   }
   return value;
+}
+
+const durationUnits = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const;
+
+/** `--idle-timeout 90s` → 90000. The unit is required: a bare number could mean either ms or s. */
+function durationFlag(flag: string, text: string, minMs: number, maxMs: number): number {
+  const match = /^(\d+)(ms|s|m|h)$/.exec(text.trim());
+  const rule = `--${flag} expects a whole number with its unit (ms, s, m or h), e.g. 90s or 15m, from ${minMs / 1000}s to ${maxMs / 3_600_000}h`;
+  if (!match) throw new UsageError(`${rule}; got ${JSON.stringify(text.slice(0, 40))}`);
+  const ms = Number(match[1]) * durationUnits[match[2] as keyof typeof durationUnits];
+  if (!Number.isSafeInteger(ms) || ms < minMs || ms > maxMs) throw new UsageError(`${rule}; got ${JSON.stringify(text.slice(0, 40))}`);
+  return ms;
 }
 
 /** Reads `--name value` / `--name=value` pairs. A secret-looking flag is refused without echoing its value. */
@@ -108,7 +151,7 @@ export function parseWorkerCommandLine(argv: readonly string[], environment: Rec
   } catch (error) {
     throw new UsageError(error instanceof ValidationError ? error.message : "STATION_TENANT_KEYS could not be read");
   }
-  return {
+  const parsed = {
     host: values.get("host") ?? "127.0.0.1",
     port: integerFlag("port", values.get("port") ?? "8931", 0, 65535),
     stationId: values.get("station-id") ?? "local",
@@ -119,9 +162,22 @@ export function parseWorkerCommandLine(argv: readonly string[], environment: Rec
     ...(values.has("profile-root") ? { profileRoot: values.get("profile-root")! } : {}),
     ...(values.has("tenant-id") ? { tenantId: values.get("tenant-id")! } : {}),
     ...readProfiles(values.get("profiles") ?? "", values.get("tenant-id")),
+    ...(values.has("tenant-max-sessions")
+      ? { tenantMaxSessions: integerFlag("tenant-max-sessions", values.get("tenant-max-sessions")!, 1, limits.manager.maxSessionsMax) }
+      : {}),
+    ...(values.has("idle-timeout")
+      ? { idleTimeoutMs: durationFlag("idle-timeout", values.get("idle-timeout")!, limits.manager.idleTimeoutMinMs, limits.manager.idleTimeoutMaxMs) }
+      : {}),
+    headersTimeoutMs: integerFlag("headers-timeout-ms", values.get("headers-timeout-ms") ?? String(workerHttpServerDefaults.headersTimeoutMs), 100, 600_000),
+    requestTimeoutMs: integerFlag("request-timeout-ms", values.get("request-timeout-ms") ?? String(workerHttpServerDefaults.requestTimeoutMs), 100, 3_600_000),
+    maxConnections: integerFlag("max-connections", values.get("max-connections") ?? String(workerHttpServerDefaults.maxConnections), 1, 65_536),
     token,
     tenants,
   };
+  if (parsed.headersTimeoutMs > parsed.requestTimeoutMs) {
+    throw new UsageError(`--headers-timeout-ms (${parsed.headersTimeoutMs}) must not exceed --request-timeout-ms (${parsed.requestTimeoutMs})`);
+  }
+  return parsed;
 }
 
 /** `--profiles acme=work,shared` → grants and owners. */

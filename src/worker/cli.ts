@@ -4,12 +4,13 @@
  * the station HTTP API. Secrets come from the environment only. On SIGINT or
  * SIGTERM it drains, closes every session, stops Chromium and exits 0.
  */
-import { createServer, type Server } from "node:http";
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { PlaywrightBrowserAdapter } from "../engine/adapter.js";
 import { createLocalProvider, findChromium } from "../providers/local/index.js";
 import { BrowserSessionManager } from "../stores/session-manager.js";
 import { parseWorkerCommandLine, usage, UsageError, type WorkerCommandLine } from "./cli-options.js";
+import { createWorkerHttpServer } from "./http-server.js";
 import { createBrowserWorker } from "./worker.js";
 
 const name = "station-browser-use worker";
@@ -33,6 +34,7 @@ async function run(commandLine: WorkerCommandLine): Promise<void> {
   const adapter = new PlaywrightBrowserAdapter({ provider });
   const manager = new BrowserSessionManager(adapter, commandLine.maxSessions, {
     profileGrants: commandLine.profileGrants,
+    ...(commandLine.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: commandLine.idleTimeoutMs }),
     ...(commandLine.stateRoot === undefined ? {} : { stateRootDir: commandLine.stateRoot }),
     ...(commandLine.recordingRoot === undefined ? {} : { recordingRootDir: commandLine.recordingRoot }),
   });
@@ -42,12 +44,19 @@ async function run(commandLine: WorkerCommandLine): Promise<void> {
     tenants: commandLine.tenants,
     ...(commandLine.tenantId === undefined ? {} : { tenantId: commandLine.tenantId }),
     profileOwners: commandLine.profileOwners,
+    ...(commandLine.tenantMaxSessions === undefined ? {} : { tenantMaxSessions: commandLine.tenantMaxSessions }),
     stationId: commandLine.stationId,
     closeGraceMs: commandLine.graceMs,
     onError: (error, { method }) => fail(`internal error in ${method ?? "a request"}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`),
   });
-  const server = createServer(worker.handleNode);
+  const server = createWorkerHttpServer(worker, {
+    headersTimeoutMs: commandLine.headersTimeoutMs,
+    requestTimeoutMs: commandLine.requestTimeoutMs,
+    maxConnections: commandLine.maxConnections,
+  });
   try {
+    // Leftovers of a crashed run (temporary profiles, homes) go before anything else starts.
+    await provider.start();
     await manager.ready();
     const address = await listen(server, commandLine.port, commandLine.host);
     const host = address.family === "IPv6" ? `[${address.address}]` : address.address;

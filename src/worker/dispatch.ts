@@ -26,27 +26,31 @@ export type Dispatch = (request: WorkerRequest, context: DispatchContext) => Pro
  */
 export function createDispatch(manager: BrowserSessionManager, scope: TenantScope): Dispatch {
   /**
-   * Runs an open under the caller's claim of its tag. When the outcome is
+   * Runs an open within the caller's tenant quota (a slot held while it
+   * runs) and under the caller's claim of its tag. When the outcome is
    * unknown, the provider may hold a session under the tag: the claim stays
    * the caller's, for its reconcile.
    */
   async function withTagClaim<T>(caller: Caller, openTag: string | undefined, run: () => Promise<T>): Promise<T> {
-    const release = openTag === undefined ? () => undefined : scope.claimTag(caller, openTag);
+    const releaseSlot = scope.reserveSlot(caller, openTag);
+    let release: () => void = () => undefined;
     let keepClaim = false;
     try {
+      if (openTag !== undefined) release = scope.claimTag(caller, openTag);
       return await run();
     } catch (error) {
       keepClaim = isOutcomeUnknownError(error);
       throw error;
     } finally {
       if (!keepClaim) release();
+      releaseSlot();
     }
   }
 
   const handlers: { [Method in WorkerMethod]: Handler<Method> } = {
     async open({ options = {} }, { caller }) {
       if (options.profileId !== undefined) scope.profile(caller, options.profileId);
-      return withTagClaim(caller, options.openTag, async () => scope.adopt(caller, await manager.open(options)));
+      return withTagClaim(caller, options.openTag, async () => scope.adopt(caller, await manager.open(options, tenantOf(caller))));
     },
     async execute({ id, command, controlToken }, { caller, signal }) {
       scope.session(caller, id);
@@ -106,7 +110,7 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
     async resume({ checkpointId, openTag }, { caller }) {
       scope.checkpoint(caller, checkpointId);
       return withTagClaim(caller, openTag, async () =>
-        scope.adopt(caller, await manager.resumeCheckpoint(checkpointId, openTag === undefined ? {} : { openTag })),
+        scope.adopt(caller, await manager.resumeCheckpoint(checkpointId, { ...(openTag === undefined ? {} : { openTag }), ...tenantOf(caller) })),
       );
     },
     async deleteCheckpoint({ checkpointId }, { caller }) {
@@ -172,4 +176,9 @@ function refuseOversizeUpload(command: unknown): void {
   if (total > limits.upload.decodedBytes) {
     throw new PayloadTooLargeError(`command.files: ${total} bytes in total; at most ${limits.upload.decodedBytes} decoded bytes per upload; nothing was run`);
   }
+}
+
+/** The tenant an open is for, as the manager takes it (nothing for the operator). */
+function tenantOf(caller: Caller): { tenant?: string } {
+  return caller.tenantId === undefined ? {} : { tenant: caller.tenantId };
 }

@@ -6,5 +6,12 @@
 export { createBrowserWorker, type BrowserWorker } from "./worker.js";
 export { resolveBrowserWorkerOptions, type BrowserWorkerOptions, type ResolvedBrowserWorkerOptions, type TenantKey } from "./options.js";
 export { parseTenantKeys } from "./tenant-keys.js";
+export {
+  createWorkerHttpServer,
+  resolveWorkerHttpServerOptions,
+  workerHttpServerDefaults,
+  type WorkerHttpServerOptions,
+  type ResolvedWorkerHttpServerOptions,
+} from "./http-server.js";
 export type { Caller } from "./auth.js";
 export type { RouteScope } from "./routes.js";

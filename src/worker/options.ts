@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { ValidationError } from "../errors.js";
 import type { BrowserSessionManager } from "../lifecycle/manager.js";
 import { integerIn, profileId } from "../protocol/fields.js";
+import { limits } from "../protocol/limits.js";
 import { parseWith } from "../protocol/parse.js";
 import { wireLimits } from "../protocol/wire.js";
 
@@ -27,6 +28,12 @@ export interface BrowserWorkerOptions {
    * grants. Grant the ids on the manager too (`profileGrants`).
    */
   profileOwners?: Record<string, string>;
+  /**
+   * Browser sessions one tenant may hold at once (open, and opens in flight),
+   * so one tenant cannot take every slot of the manager; more get 429
+   * `capacity`. No quota by default; the operator has none.
+   */
+  tenantMaxSessions?: number;
   /** Largest request body (bytes) other than an `upload` command; at most (and by default) 128 KiB. */
   maxRequestBytes?: number;
   /** Request bodies over `maxRequestBytes` (uploads) received at once (default 2); more get 429 `capacity`. */
@@ -53,6 +60,7 @@ export interface ResolvedBrowserWorkerOptions {
   tenants: TenantKey[];
   tenantId: string | undefined;
   profileOwners: Map<string, string>;
+  tenantMaxSessions: number | undefined;
   maxRequestBytes: number;
   maxResponseBytes: number;
   maxLargeBodies: number;
@@ -67,6 +75,7 @@ const ScalarOptionsSchema = v.object({
   stationId: v.pipe(v.string("expected a string"), v.regex(idPattern, idRule)),
   tenantId: v.optional(v.pipe(v.string("expected a string"), v.regex(idPattern, idRule))),
   profileOwners: v.optional(v.record(profileId, v.pipe(v.string("expected a tenant id"), v.regex(idPattern, idRule)), "expected an object mapping profile ids to tenant ids")),
+  tenantMaxSessions: v.optional(integerIn(1, limits.manager.maxSessionsMax)),
   maxRequestBytes: v.optional(integerIn(1024, wireLimits.requestBytes)),
   maxResponseBytes: v.optional(integerIn(1024, wireLimits.responseBytes)),
   maxLargeBodies: v.optional(integerIn(1, 64)),
@@ -127,6 +136,7 @@ export function resolveBrowserWorkerOptions(options: BrowserWorkerOptions): Reso
     tenants,
     tenantId: scalars.tenantId,
     profileOwners: new Map(Object.entries(scalars.profileOwners ?? {})),
+    tenantMaxSessions: scalars.tenantMaxSessions,
     maxRequestBytes: scalars.maxRequestBytes ?? wireLimits.requestBytes,
     maxResponseBytes: scalars.maxResponseBytes ?? wireLimits.responseBytes,
     maxLargeBodies: scalars.maxLargeBodies ?? 2,

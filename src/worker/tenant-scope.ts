@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError } from "../errors.js";
+import { CapacityError, NotFoundError, ValidationError } from "../errors.js";
 import type { BrowserSessionManager, ManagedSessionInfo } from "../lifecycle/manager.js";
 import type { Checkpoint, RecordingMeta } from "../lifecycle/stores.js";
 import type { Caller } from "./auth.js";
@@ -32,15 +32,49 @@ export class TenantScope {
   private readonly recordingOwners = new Map<string, Owned>();
   /** Counts owner records, so a listing read before a record cannot prune it. */
   private recorded = 0;
+  /** Opens in flight per tenant, each holding a slot of its quota. */
+  private readonly opening = new Map<string, number>();
 
   /**
    * @param profileOwners Which tenant may open each profile id; the operator
    *   may open any profile the manager grants.
+   * @param tenantMaxSessions Sessions one tenant may hold at once (open ones
+   *   and opens in flight); no quota when undefined. The operator has none.
    */
   constructor(
     private readonly manager: BrowserSessionManager,
     private readonly profileOwners: ReadonlyMap<string, string> = new Map(),
+    private readonly tenantMaxSessions?: number,
   ) {}
+
+  /**
+   * Holds one slot of the caller's tenant quota for an open. Returns the
+   * release to call once the open settles (an opened session then counts by
+   * its owner). An open repeating the tag of one of the tenant's sessions or
+   * opens takes no new slot: it gets that session.
+   *
+   * @throws {CapacityError} when the tenant already holds its quota.
+   */
+  reserveSlot(caller: Caller, openTag: string | undefined): () => void {
+    const tenant = caller.tenantId;
+    const max = this.tenantMaxSessions;
+    if (tenant === undefined || max === undefined) return () => undefined;
+    if (openTag !== undefined && this.tags.get(openTag) === tenant) return () => undefined;
+    const opening = this.opening.get(tenant) ?? 0;
+    const open = [...this.sessions.values()].filter((session) => session.owner === tenant).length;
+    if (open + opening >= max) {
+      throw new CapacityError(`Tenant ${tenant} already holds its quota of ${max} browser session${max === 1 ? "" : "s"}; close one first`);
+    }
+    this.opening.set(tenant, opening + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.opening.get(tenant) ?? 1) - 1;
+      if (left > 0) this.opening.set(tenant, left);
+      else this.opening.delete(tenant);
+    };
+  }
 
   /**
    * @throws {ValidationError} when this tenant may not open the profile (the

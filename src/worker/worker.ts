@@ -72,7 +72,7 @@ export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorke
   const authenticate = createAuthenticator(resolved.token, resolved.tenants, resolved.tenantId);
   const secrets = [resolved.token, ...resolved.tenants.map((tenant) => tenant.key)];
   const redact = (text: string) => secrets.reduce((clean, secret) => clean.split(secret).join("[redacted]"), text);
-  const scope = new TenantScope(manager, resolved.profileOwners);
+  const scope = new TenantScope(manager, resolved.profileOwners, resolved.tenantMaxSessions);
   const dispatch = createDispatch(manager, scope);
   const inFlight = new InFlight();
   const forgetClosed = ({ sessionId }: { sessionId: string }) => scope.forget(sessionId);

@@ -13,12 +13,24 @@ export interface FixtureServer {
   close(): Promise<void>;
   /** Requests seen, as "METHOD path". */
   requests: string[];
+  /** `/endless-download` responses whose connection the client closed. */
+  endlessDownloadsClosed: number;
 }
 
-type Route = (request: IncomingMessage, response: ServerResponse, url: URL) => void | Promise<void>;
+type Route = (request: IncomingMessage, response: ServerResponse, url: URL, server: FixtureServer) => void | Promise<void>;
 
 /** Dynamic routes next to the static files in test/fixtures. */
 const routes: Record<string, Route> = {
+  /** A download that never ends: 16 KiB every 10 ms, no content-length, until the client goes away. */
+  "/endless-download": (request, response, _url, server) => {
+    response.writeHead(200, { "content-type": "application/octet-stream", "content-disposition": 'attachment; filename="endless.bin"' });
+    const chunk = Buffer.alloc(16 * 1024, 0x62);
+    const timer = setInterval(() => response.write(chunk), 10);
+    request.socket.on("close", () => {
+      clearInterval(timer);
+      server.endlessDownloadsClosed++;
+    });
+  },
   "/download": (_request, response, url) => {
     const size = Number(url.searchParams.get("bytes") ?? "1024");
     response.writeHead(200, {
@@ -60,11 +72,12 @@ const routes: Record<string, Route> = {
 /** Serves test/fixtures (and a few dynamic routes) on 127.0.0.1. */
 export async function startFixtureServer(): Promise<FixtureServer> {
   const requests: string[] = [];
+  const fixture = { requests, endlessDownloadsClosed: 0 } as FixtureServer;
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     requests.push(`${request.method} ${url.pathname}`);
     const route = routes[url.pathname];
-    if (route) return void (await route(request, response, url));
+    if (route) return void (await route(request, response, url, fixture));
     const path = normalize(join(fixtures, url.pathname === "/" ? "index.html" : url.pathname));
     if (!path.startsWith(fixtures)) {
       response.writeHead(403).end();
@@ -80,10 +93,9 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  return Object.assign(fixture, {
     origin,
-    requests,
-    url: (path) => `${origin}${path}`,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+    url: (path: string) => `${origin}${path}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
 }

@@ -1,4 +1,4 @@
-import { createServer, request as httpRequest } from "node:http";
+import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { BrowserWorker } from "../../src/worker/index.js";
 
@@ -23,9 +23,8 @@ export interface WorkerServer {
   close(): Promise<void>;
 }
 
-/** Serves `worker.handleNode` on 127.0.0.1 (a real socket). */
-export async function startWorkerServer(worker: BrowserWorker): Promise<WorkerServer> {
-  const server = createServer(worker.handleNode);
+/** Serves `worker.handleNode` on 127.0.0.1 (a real socket), on a plain server or the one given. */
+export async function startWorkerServer(worker: BrowserWorker, server: Server = createServer(worker.handleNode)): Promise<WorkerServer> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const bodies: string[] = [];

@@ -139,7 +139,8 @@ describe("no Chromium left", () => {
       }
       return found;
     };
-    // The shared browser the worker's sessions ran in is still up.
+    // A tenant's browser closes with its last session: one left open keeps acme's browser up.
+    await client(worker.origin).open();
     expect((await browsers()).length).toBeGreaterThan(0);
     await shutDown();
     expect(manager.list()).toEqual([]);

@@ -1,11 +1,15 @@
-import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BrowserNotFoundError, ProfileInUseError, ValidationError } from "../../src/errors.js";
 import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
 import { chromiumEnvironment, createLocalProvider, findChromium } from "../../src/providers/local/index.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
+import { processes } from "../helpers/processes.js";
+import { processStatus } from "../../src/stores/process-status.js";
 
 let server: FixtureServer;
 let profileRootDir: string;
@@ -77,11 +81,39 @@ describe("launch environment", () => {
         expect(environ).not.toContain("super-secret-token-value");
         expect(environ).not.toMatch(/(^|\0)LD_PRELOAD=/);
         expect(environ).not.toMatch(/(^|\0)NODE_OPTIONS=/);
-        expect(environ).toMatch(/(^|\0)HOME=[^\0]*station-browser-home-/);
+        expect(environ).toMatch(/(^|\0)HOME=[^\0]*\/station-browser-use-\d+\/run-\d+-[^/\0]+\/home(\0|$)/);
       }
     } finally {
       await adapter.close(handle);
       await adapter.shutdown();
+    }
+  });
+});
+
+describe("browser processes per tenant", () => {
+  it("shares a browser within a tenant, never across tenants, and closes a tenant's with its last session", async () => {
+    const provider = createLocalProvider();
+    try {
+      const open = async (tenant?: string) => {
+        const record = await provider.create({ openTag: crypto.randomUUID(), ...(tenant === undefined ? {} : { tenant }) });
+        return { record, browser: (await provider.connect(record)).browser()! };
+      };
+      const [a1, a2, b1, operator] = [await open("acme"), await open("acme"), await open("globex"), await open()];
+      expect(a1.browser).toBe(a2.browser);
+      expect(new Set([a1.browser, b1.browser, operator.browser]).size).toBe(3);
+      const closedB = new Promise<void>((resolve) => b1.browser.once("disconnected", () => resolve()));
+      await provider.release(b1.record.id);
+      await closedB;
+      expect(a1.browser.isConnected()).toBe(true);
+      await provider.release(a1.record.id);
+      expect(a2.browser.isConnected()).toBe(true);
+      await provider.release(a2.record.id);
+      expect(a2.browser.isConnected()).toBe(false);
+      await provider.release(operator.record.id);
+      // The untenanted browser stays up for the next open.
+      expect(operator.browser.isConnected()).toBe(true);
+    } finally {
+      await provider.shutdown();
     }
   });
 });
@@ -137,6 +169,74 @@ describe("persistent profiles", () => {
       expect((noRoot as Error).message).toMatch(/no profileRootDir/);
     } finally {
       await adapter.shutdown();
+    }
+  });
+});
+
+describe("leftovers of a crashed run", () => {
+  const exists = (path: string) => stat(path).then(() => true, () => false);
+  const childScript = fileURLToPath(new URL("../helpers/local-provider-child.ts", import.meta.url));
+
+  it("removes the temporary profile and home a SIGKILLed run left, and only those", async () => {
+    const root = await mkdtemp(join(tmpdir(), "station-leftovers-"));
+    // Look-alikes this provider did not make: no owner file, a live owner, an unnamed Playwright profile.
+    const noOwner = join(root, "run-4242-unowned");
+    const liveOwner = join(root, `run-${process.pid}-alive`);
+    const strangerProfile = await mkdtemp(join(tmpdir(), "playwright_chromiumdev_profile-"));
+    await mkdir(noOwner);
+    await mkdir(liveOwner);
+    const processStart = processStatus(process.pid)?.start;
+    await writeFile(
+      join(liveOwner, "owner.json"),
+      JSON.stringify({ marker: "station-browser-use/local-provider", pid: process.pid, processStart, createdAt: new Date().toISOString(), browsers: [] }),
+    );
+    try {
+      const child = spawn(process.execPath, ["--import", "tsx", childScript, root], { stdio: ["ignore", "pipe", "pipe"] });
+      let errors = "";
+      child.stderr.on("data", (chunk: Buffer) => (errors += chunk.toString()));
+      const exit = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+      await new Promise<void>((resolve, reject) => {
+        child.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("READY") && resolve());
+        child.on("exit", () => reject(new Error(`the child ended before READY:\n${errors}`)));
+      });
+      const runName = (await readdir(root)).find((name) => name.startsWith(`run-${child.pid}-`))!;
+      const owner = JSON.parse(await readFile(join(root, runName, "owner.json"), "utf8")) as { browsers: { pid: number; profileDir: string }[] };
+      const [browser] = owner.browsers;
+      expect(browser?.profileDir).toMatch(/playwright_chromiumdev_profile-/);
+      child.kill("SIGKILL");
+      await exit;
+      // Chromium ends once its pipe to the dead parent closes.
+      await expect.poll(() => processes().some((info) => info.pid === browser!.pid && info.state !== "Z"), { timeout: 20_000 }).toBe(false);
+      expect(await exists(join(root, runName))).toBe(true);
+      expect(await exists(browser!.profileDir)).toBe(true);
+
+      const provider = createLocalProvider({ tempRootDir: root });
+      try {
+        await provider.start();
+        expect(await exists(join(root, runName))).toBe(false);
+        expect(await exists(browser!.profileDir)).toBe(false);
+        for (const untouched of [noOwner, liveOwner, strangerProfile]) expect(await exists(untouched)).toBe(true);
+      } finally {
+        await provider.shutdown();
+      }
+      expect((await readdir(root)).sort()).toEqual([liveOwner, noOwner].map((path) => path.slice(root.length + 1)).sort());
+    } finally {
+      await rm(root, { recursive: true, force: true });
+      await rm(strangerProfile, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a temporary root that is a symlink, naming the option", async () => {
+    const target = await mkdtemp(join(tmpdir(), "station-leftovers-target-"));
+    const link = `${target}-link`;
+    await symlink(target, link);
+    try {
+      const provider = createLocalProvider({ tempRootDir: link });
+      await expect(provider.start()).rejects.toThrow(/^options\.tempRootDir: .* is not a directory \(or is a symlink\)$/);
+      await provider.shutdown();
+    } finally {
+      await rm(link, { force: true });
+      await rm(target, { recursive: true, force: true });
     }
   });
 });

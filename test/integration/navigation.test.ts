@@ -101,6 +101,22 @@ describe("navigation (real Chromium)", () => {
     await browser.adapter.close(handle);
   });
 
+  it("counts the pages a site opens itself: those past the limit are closed and recorded", async () => {
+    const handle = await browser.open();
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    const evaluate = async (expression: string) => (await browser.adapter.execute(handle, { op: "evaluate", expression })).value;
+    await evaluate("window.opened = Array.from({ length: 50 }, () => window.open('/second.html')), window.opened.every(Boolean)");
+    const pastLimit = 50 - (limits.pagesPerSession - 1);
+    // The opener sees the browser close each window past the limit.
+    await expect.poll(() => evaluate("window.opened.filter((opened) => opened.closed).length"), { timeout: 20_000 }).toBe(pastLimit);
+    expect((await browser.adapter.execute(handle, { op: "pages" })).pages).toHaveLength(limits.pagesPerSession);
+    const { events } = await browser.adapter.execute(handle, { op: "diagnostics" });
+    const closed = events.filter((event) => event.kind === "popup-closed" && /already has 16 pages, its limit/.test(event.text ?? ""));
+    expect(closed).toHaveLength(pastLimit);
+    await expect(browser.adapter.execute(handle, { op: "newPage" })).rejects.toBeInstanceOf(CapacityError);
+    await browser.adapter.close(handle);
+  });
+
   it("closes a popup that lands on a non-web URL and records it", async () => {
     const handle = await browser.open();
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });

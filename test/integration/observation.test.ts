@@ -119,9 +119,41 @@ describe("observation (real Chromium)", () => {
     const date = await browser.adapter.execute(handle, { op: "evaluate", expression: "({ when: new Date() })" }).catch((caught: unknown) => caught);
     // The expression ran: its result is refused, and the outcome is not "failed" (its effects stand).
     expect(date).toBeInstanceOf(OutcomeUnknownError);
-    expect((date as Error).message).toMatch(/the expression ran, but its result is not JSON-compatible \(Date at \$\.when\)/);
+    expect((date as Error).message).toMatch(/the expression ran, but its result cannot be returned: it is not JSON-compatible \(Date at \$\.when\)/);
     await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "NaN" })).rejects.toThrow(/NaN at \$/);
     await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "(() => { throw new Error('boom') })()" })).rejects.toThrow(/boom/);
+  });
+
+  it("refuses a result nested too deep or holding a __proto__ key, saying the expression ran", async () => {
+    const deep = "(() => { let value = 1; for (let i = 0; i < 10000; i++) value = { a: value }; return value; })()";
+    await expect(browser.adapter.execute(handle, { op: "evaluate", expression: deep })).rejects.toThrow(
+      /^evaluate: the expression ran, but its result cannot be returned: it is not JSON-compatible \(nesting deeper than 100 levels at \$\.a\.a/,
+    );
+    const proto = await browser.adapter.execute(handle, { op: "evaluate", expression: `({ ok: JSON.parse('{"__proto__": {"polluted": 1}}') })` }).catch((caught: unknown) => caught);
+    expect(proto).toBeInstanceOf(OutcomeUnknownError);
+    expect((proto as Error).message).toMatch(/the expression ran, but its result cannot be returned: it is not JSON-compatible \(a "__proto__" key at \$\.ok\)/);
+    await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "(() => { const cycle = {}; cycle.self = cycle; return cycle; })()" })).rejects.toThrow(/a cycle at \$\.self/);
+    await expect(browser.adapter.execute(handle, { op: "evaluate", expression: `"x".repeat(${limits.evaluateResultBytes + 1})` })).rejects.toThrow(
+      `it is more than ${limits.evaluateResultBytes} bytes of JSON, the limit`,
+    );
+    // A plain object of another realm (an iframe's) is plain data too.
+    const framed = "(() => { const frame = document.body.appendChild(document.createElement('iframe')); const value = new frame.contentWindow.Object(); value.n = 1; return { value }; })()";
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: framed })).value).toEqual({ value: { n: 1 } });
+    const flat = { a: [1, { b: "c" }], d: null };
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: `(${JSON.stringify(flat)})` })).value).toEqual(flat);
+  });
+
+  it("checks in Node what a page that tampered with its built-ins sends back", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    // The page's own walk is fooled (its JSON.stringify forged); Node still refuses the text.
+    await browser.adapter.execute(handle, { op: "evaluate", expression: `JSON.stringify = () => '{"__proto__": {"polluted": true}}'; null` });
+    await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "'x'" })).rejects.toThrow(
+      /the expression ran, but its result cannot be returned: it is not JSON-compatible \(a "__proto__" key\)/,
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    await browser.adapter.execute(handle, { op: "evaluate", expression: `JSON.stringify = () => '${"[".repeat(5000)}${"]".repeat(5000)}'; null` });
+    await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "'x'" })).rejects.toThrow(/nesting deeper than 100 levels\)/);
+    await browser.adapter.execute(handle, { op: "reload" });
   });
 
   it("reads the visible text only: hidden elements, scripts, styles and field values are left out", async () => {

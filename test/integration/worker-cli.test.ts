@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -60,7 +60,10 @@ describe("station-browser-use worker (CLI)", () => {
   it("listens on the port it prints, serves a session, and on SIGTERM exits 0 leaving no Chromium", async () => {
     const profileRoot = mkdtempSync(join(tmpdir(), "station-cli-profiles-"));
     const run = start(
-      ["worker", "--port", "0", "--station-id", "cli", "--max-sessions", "2", "--profile-root", profileRoot, "--profiles", "work", "--tenant-id", "acme"],
+      [
+        ...["worker", "--port", "0", "--station-id", "cli", "--max-sessions", "2", "--profile-root", profileRoot, "--profiles", "work", "--tenant-id", "acme"],
+        ...["--tenant-max-sessions", "1", "--idle-timeout", "10m", "--max-connections", "16"],
+      ],
       { STATION_EXECUTION_TOKEN: token },
     );
     try {
@@ -71,6 +74,12 @@ describe("station-browser-use worker (CLI)", () => {
       expect(ungranted.status).toBe(400);
       const profiled = await post(origin, { method: "open", options: { profileId: "work" } }, "tenant");
       expect(profiled.status).toBe(200);
+      // --tenant-max-sessions 1: the tenant's second session is refused though the worker has room for two.
+      const overQuota = await post(origin, { method: "open" }, "tenant");
+      expect({ status: overQuota.status, error: (overQuota.json as { error?: { message: string } }).error?.message }).toEqual({
+        status: 429,
+        error: "Tenant acme already holds its quota of 1 browser session; close one first",
+      });
       expect((await post(origin, { method: "close", id: profiled.json.data!.id }, "tenant")).status).toBe(200);
       const opened = await post(origin, { method: "open" });
       expect(opened.status).toBe(200);
@@ -79,7 +88,7 @@ describe("station-browser-use worker (CLI)", () => {
 
       const chromium = chromiumBelow(run.child.pid!);
       expect(chromium.length).toBeGreaterThan(0);
-      const home = /HOME=([^\0]*station-browser-home-[^\0]*)/.exec(readFileSync(`/proc/${chromium[0]!.pid}/environ`, "utf8"))?.[1];
+      const home = /HOME=([^\0]*\/station-browser-use-\d+\/run-\d+-[^/\0]+\/home)(\0|$)/.exec(readFileSync(`/proc/${chromium[0]!.pid}/environ`, "utf8"))?.[1];
       expect(home).toBeDefined();
       expect(processesWithEnvironment(home!).length).toBeGreaterThan(0);
 
@@ -88,6 +97,7 @@ describe("station-browser-use worker (CLI)", () => {
       expect(run.stdout()).toMatch(/SIGTERM: draining[\s\S]*stopped/);
       expect(chromium.filter(stillRunning)).toEqual([]);
       expect(processesWithEnvironment(home!)).toEqual([]);
+      expect(existsSync(home!)).toBe(false);
       expect(run.stdout() + run.stderr()).not.toContain(token);
     } finally {
       run.child.kill("SIGKILL");

@@ -5,7 +5,7 @@ import { ValidationError } from "../../src/errors.js";
 import { BrowserSessionManager, type ManagedSessionInfo } from "../../src/lifecycle/manager.js";
 import { workerRoute } from "../../src/protocol/wire.js";
 import { createBrowserWorker, type BrowserWorker } from "../../src/worker/index.js";
-import { createLocalProvider } from "../../src/providers/local/index.js";
+import { createLocalProvider, type PlaywrightProvider } from "../../src/providers/local/index.js";
 import { faulty, noFaults } from "../helpers/faulty-provider.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { startWorkerServer, type WorkerAnswer, type WorkerServer } from "../helpers/worker-server.js";
@@ -206,6 +206,39 @@ describe("worker over real HTTP (real Chromium)", () => {
     // acme passes the worker's check and reaches the manager, which has not granted the id.
     expect(failure(await open(keyA, "whatsapp:acme:+4712345678"), 400, "validation")).toMatch(/^options\.profileId: profile whatsapp:acme:\+4712345678 is not granted to this manager/);
     expect(manager.list()).toHaveLength(before);
+  });
+
+  it("holds each tenant to its session quota, counting opens in flight, and tells the provider whose each session is", async () => {
+    const tenantsSeen: (string | undefined)[] = [];
+    const inner = createLocalProvider();
+    const recording: PlaywrightProvider = { ...inner, name: inner.name, create: (request) => (tenantsSeen.push(request.tenant), inner.create(request)) };
+    const quotaAdapter = new PlaywrightBrowserAdapter({ provider: recording });
+    const quotaManager = new BrowserSessionManager(quotaAdapter, 8);
+    const worker = await startWorkerServer(createBrowserWorker({ manager: quotaManager, token, tenants, stationId: "w1", tenantMaxSessions: 2 }));
+    try {
+      const open = (key: string, options: object = {}) => worker.post(key === token ? operatorPath : tenantPath, key, { method: "open", options });
+      const tag = `quota-${randomUUID()}`;
+      const answers = await Promise.all([open(keyA, { openTag: tag }), open(keyA), open(keyA)]);
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 429]);
+      expect(failure(answers.find((answer) => answer.status === 429)!, 429, "capacity")).toBe("Tenant acme already holds its quota of 2 browser sessions; close one first");
+      // Repeating the tag of one of its sessions gets that session, not a refusal.
+      const again = data(await open(keyA, { openTag: tag }));
+      expect(again.id).toBe(data(answers[0]!).id);
+      // Another tenant and the operator are not held by acme's quota.
+      data(await open(keyB));
+      data(await open(token));
+      data(await worker.post(tenantPath, keyA, { method: "close", id: again.id }));
+      data(await open(keyA));
+      expect(tenantsSeen.sort()).toEqual(["acme", "acme", "acme", "globex", undefined].sort());
+    } finally {
+      await worker.close();
+      await quotaManager.close();
+      await quotaAdapter.shutdown();
+    }
+  });
+
+  it("refuses a tenant quota out of range, naming the option", () => {
+    expect(() => createBrowserWorker({ manager, token, stationId: "w1", tenantMaxSessions: 0 })).toThrow(/^options\.tenantMaxSessions: /);
   });
 
   it("an uncertain open stays its opener's: others cannot settle it or learn its tag; reconcileAll is the operator's", async () => {

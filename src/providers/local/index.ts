@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, rm } from "node:fs/promises";
+import { mkdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
@@ -8,6 +8,7 @@ import { profileIdPattern, profileIdRule } from "../../protocol/fields.js";
 import type { BrowserProvider, CreateSessionRequest, ProviderSession } from "../types.js";
 import { findChromium } from "./find-chromium.js";
 import { chromiumEnvironment, closedNetworkArgs } from "./launch-settings.js";
+import { createRunDirectory, type RunDirectory } from "./run-directory.js";
 
 /** Options of {@link createLocalProvider}. */
 export interface LocalProviderOptions {
@@ -21,6 +22,15 @@ export interface LocalProviderOptions {
   args?: string[];
   /** Environment to pick the allowlisted variables from (default `process.env`). */
   environment?: Record<string, string | undefined>;
+  /**
+   * Where this provider keeps its temporary files: one run directory (Chromium's
+   * private home, downloads and other artifacts, an owner file naming this
+   * process). Default `<os tmpdir>/station-browser-use-<uid>` (one per user,
+   * as a shared tmpdir would otherwise hand one user's root to another). On start, run
+   * directories left there by a crashed process are removed, with the
+   * temporary Chromium profiles their owner files name; nothing else is touched.
+   */
+  tempRootDir?: string;
 }
 
 /** A provider whose sessions are driven by Playwright in this process. */
@@ -31,18 +41,40 @@ export interface PlaywrightProvider extends BrowserProvider {
   shutdown(): Promise<void>;
 }
 
+/** The local provider: a {@link PlaywrightProvider} that can also be started ahead of its first session. */
+export interface LocalProvider extends PlaywrightProvider {
+  /**
+   * Makes this run's temporary directory now, first removing what crashed
+   * runs left under `tempRootDir` (otherwise that happens at the first launch).
+   *
+   * @throws {ValidationError} when `tempRootDir` is a symlink, not a directory, or another user's.
+   */
+  start(): Promise<void>;
+}
+
 interface LocalSession {
   record: ProviderSession;
   context: BrowserContext;
-  /** Only persistent profiles own their browser process. */
-  ownsBrowser: boolean;
+  /** The shared browser an ephemeral session runs in (persistent profiles own their browser process). */
+  shared?: { key: string; browser: SharedBrowser };
 }
+
+/** One tenant's shared browser and how many sessions use it. */
+interface SharedBrowser {
+  launching: Promise<Browser>;
+  sessions: number;
+}
+
+/** The key of the browser shared by sessions opened without a tenant (the operator, an in-process host). */
+const untenanted = "\u0000untenanted";
 
 const defaultViewport = { width: limits.viewport.widthDefault, height: limits.viewport.heightDefault };
 
 /**
- * The embedded default provider: local Chromium. Ephemeral sessions share one
- * browser process, each with a fresh context; a profile id opens a persistent
+ * The embedded default provider: local Chromium. Ephemeral sessions of one
+ * tenant share a browser process, each with a fresh context; sessions of
+ * different tenants never share one (a tenant's process is closed with its
+ * last session). A profile id opens a persistent
  * context under `profileRootDir/<profileId>` (cookies and storage survive).
  * A profile is open at most once per provider.
  *
@@ -52,38 +84,79 @@ const defaultViewport = { width: limits.viewport.widthDefault, height: limits.vi
  * const adapter = new PlaywrightBrowserAdapter({ provider });
  * ```
  */
-export function createLocalProvider(options: LocalProviderOptions = {}): PlaywrightProvider {
+export function createLocalProvider(options: LocalProviderOptions = {}): LocalProvider {
   const environmentSource = options.environment ?? process.env;
   const sessions = new Map<string, LocalSession>();
   const openProfiles = new Set<string>();
-  let home: Promise<string> | undefined;
-  let sharedBrowser: Promise<Browser> | undefined;
+  const browsers = new Map<string, SharedBrowser>();
+  let run: Promise<RunDirectory> | undefined;
   let counter = 0;
 
-  const privateHome = () => (home ??= mkdtemp(join(tmpdir(), "station-browser-home-")));
+  const runDirectory = () => {
+    if (!run) {
+      const starting = createRunDirectory(options.tempRootDir ?? join(tmpdir(), `station-browser-use-${process.getuid?.() ?? "user"}`));
+      run = starting;
+      starting.catch(() => { if (run === starting) run = undefined; });
+    }
+    return run;
+  };
 
+  /** Launch options, with a fresh artifacts directory (removed by the caller once that browser closes). */
   async function launchOptions() {
-    return {
+    const directory = await runDirectory();
+    const artifacts = await directory.artifacts();
+    const launch = {
       executablePath: options.executablePath ?? findChromium(environmentSource),
       headless: options.headless ?? true,
       args: [...closedNetworkArgs, ...(options.args ?? [])],
-      env: chromiumEnvironment(environmentSource, await privateHome()),
+      env: chromiumEnvironment(environmentSource, directory.home),
+      // Downloads and other artifacts stay in this run's directory (Playwright's protocol takes
+      // `artifactsDir` though its types do not list it), so a crash leaves nothing elsewhere.
+      downloadsPath: artifacts,
+      artifactsDir: artifacts,
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
     };
+    return { launch, artifacts };
   }
 
-  function browser(): Promise<Browser> {
-    if (!sharedBrowser) {
-      const launching = launchOptions().then((launch) => chromium.launch(launch));
-      sharedBrowser = launching;
+  const removeDirectory = (directory: string) => () => void rm(directory, { recursive: true, force: true }).catch(() => undefined);
+
+  /** The browser shared by `key`'s ephemeral sessions, launched on first use; counts one more session. */
+  function acquireBrowser(key: string): SharedBrowser {
+    let shared = browsers.get(key);
+    if (!shared) {
+      const launching = launchOptions().then(async ({ launch, artifacts }) => {
+        const launched = await chromium.launch(launch).catch((error: unknown) => {
+          removeDirectory(artifacts)();
+          throw error;
+        });
+        launched.on("disconnected", removeDirectory(artifacts));
+        await (await runDirectory()).recordBrowser(launched);
+        return launched;
+      });
+      const entry: SharedBrowser = { launching, sessions: 0 };
+      shared = entry;
+      browsers.set(key, entry);
       launching.then(
-        (launched) => launched.on("disconnected", () => { if (sharedBrowser === launching) sharedBrowser = undefined; }),
-        () => { if (sharedBrowser === launching) sharedBrowser = undefined; },
+        (launched) => launched.on("disconnected", () => { if (browsers.get(key) === entry) browsers.delete(key); }),
+        () => { if (browsers.get(key) === entry) browsers.delete(key); },
       );
     }
-    return sharedBrowser;
+    shared.sessions++;
+    return shared;
+  }
+
+  /**
+   * One session fewer on a shared browser. A tenant's last session closes its
+   * browser (so processes stay bounded by the tenants in use); the untenanted
+   * browser stays up for the next open, until shutdown.
+   */
+  async function releaseBrowser(key: string, shared: SharedBrowser): Promise<void> {
+    if (--shared.sessions > 0 || key === untenanted) return;
+    if (browsers.get(key) === shared) browsers.delete(key);
+    await shared.launching.then((launched) => launched.close()).catch(() => undefined);
   }
 
   function profileDirectory(profileId: string): string {
@@ -107,8 +180,15 @@ export function createLocalProvider(options: LocalProviderOptions = {}): Playwri
       ...(profileId ? { profileId } : {}),
     };
     if (profileId === undefined) {
-      const context = await (await browser()).newContext({ viewport, acceptDownloads: true });
-      sessions.set(id, { record, context, ownsBrowser: false });
+      const key = request.tenant ?? untenanted;
+      const shared = acquireBrowser(key);
+      try {
+        const context = await (await shared.launching).newContext({ viewport, acceptDownloads: true });
+        sessions.set(id, { record, context, shared: { key, browser: shared } });
+      } catch (error) {
+        await releaseBrowser(key, shared);
+        throw error;
+      }
       return record;
     }
     const directory = profileDirectory(profileId);
@@ -118,8 +198,13 @@ export function createLocalProvider(options: LocalProviderOptions = {}): Playwri
     openProfiles.add(profileId);
     try {
       await mkdir(directory, { recursive: true });
-      const context = await chromium.launchPersistentContext(directory, { ...(await launchOptions()), viewport, acceptDownloads: true });
-      sessions.set(id, { record, context, ownsBrowser: true });
+      const { launch, artifacts } = await launchOptions();
+      const context = await chromium.launchPersistentContext(directory, { ...launch, viewport, acceptDownloads: true }).catch((error: unknown) => {
+        removeDirectory(artifacts)();
+        throw error;
+      });
+      context.on("close", removeDirectory(artifacts));
+      sessions.set(id, { record, context });
       return record;
     } catch (error) {
       openProfiles.delete(profileId);
@@ -135,11 +220,15 @@ export function createLocalProvider(options: LocalProviderOptions = {}): Playwri
       await session.context.close();
     } finally {
       if (session.record.profileId) openProfiles.delete(session.record.profileId);
+      if (session.shared) await releaseBrowser(session.shared.key, session.shared.browser);
     }
   }
 
   return {
     name: "local",
+    async start() {
+      await runDirectory();
+    },
     create,
     release,
     async get(id) {
@@ -155,12 +244,12 @@ export function createLocalProvider(options: LocalProviderOptions = {}): Playwri
     },
     async shutdown() {
       await Promise.allSettled([...sessions.keys()].map((id) => release(id)));
-      const launched = sharedBrowser;
-      sharedBrowser = undefined;
-      if (launched) await launched.then((running) => running.close()).catch(() => undefined);
-      const directory = home;
-      home = undefined;
-      if (directory) await rm(await directory, { recursive: true, force: true }).catch(() => undefined);
+      const shared = [...browsers.values()];
+      browsers.clear();
+      await Promise.allSettled(shared.map((entry) => entry.launching.then((running) => running.close())));
+      const directory = run;
+      run = undefined;
+      if (directory) await directory.then((made) => made.remove()).catch(() => undefined);
     },
   };
 }

@@ -60,6 +60,18 @@ describe("scoping", () => {
     expect(result.text).not.toContain(id);
   });
 
+  it("closes the only open session when session is left out, and asks for it when several are open", async () => {
+    const stub = createStubBackend();
+    const { call } = toolsetOver(stub);
+    await call("open");
+    await call("open");
+    expect((await call("close")).text).toBe("error: input.session: required while several sessions are open (s1, s2)");
+    expect((await call("close", { session: "s1" })).text).toBe("outcome: ok — session s1 is closed");
+    expect((await call("close")).text).toBe("outcome: ok — session s2 is closed");
+    expect(stub.sessions.size).toBe(0);
+    expect((await call("close")).text).toBe("error: input.session: no session is open; open one with station_browser_open first");
+  });
+
   it("asks for the session when several are open", async () => {
     const { call } = toolsetOver(createStubBackend());
     await call("open");

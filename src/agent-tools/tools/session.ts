@@ -150,7 +150,9 @@ export const closeTool = defineBrowserTool({
     "Closes a browser session of this toolset and frees its slot (and its profile). Use it when the task in that browser is done. " +
     "Closing is not a logout: a profile's cookies stay. To close just one tab, use station_browser_pages with action close.",
   input: v.strictObject(
-    { session: described(sessionAlias(), "The alias of the session to close (s1, …).") },
+    {
+      session: v.optional(described(sessionAlias(), "The alias of the session to close (s1, …). May be left out while exactly one session is open.")),
+    },
     "expected an object of arguments",
   ),
   annotations: { title: "Close browser session", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

@@ -14,7 +14,7 @@ import {
   isStationBrowserError,
 } from "../errors.js";
 import type { BrowserAdapter, BrowserHandle } from "../protocol/adapter.js";
-import { resolveExecuteOptions, type BrowserBackend, type ExecuteOptions, type OpenCallOptions, type ResumeOptions } from "../protocol/backend.js";
+import { resolveExecuteOptions, type BrowserBackend, type CloseSessionOptions, type ExecuteOptions, type OpenCallOptions, type ResumeOptions } from "../protocol/backend.js";
 import { isObservationCommand, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
 import { limits } from "../protocol/limits.js";
 import { OpenOptionsSchema, type OpenOptions, type ResolvedOpenOptions } from "../protocol/open-options.js";
@@ -138,7 +138,7 @@ export class BrowserSessionManager implements BrowserBackend {
     // the profile and the provider session are released instead of waiting for the idle timeout.
     this.adapter.onSessionGone?.((handleId) => {
       const session = [...this.sessions.values()].find((candidate) => candidate.handle.id === handleId);
-      if (session && !session.closed) void this.closeSession(session.id, "browserGone").catch(() => undefined);
+      if (session && !session.closed) void this.endSession(session.id, "browserGone").catch(() => undefined);
     });
     this.initialized = this.initialize().catch((error: unknown) => {
       this.initError = error;
@@ -407,13 +407,28 @@ export class BrowserSessionManager implements BrowserBackend {
   }
 
   /**
-   * Closes a session. A pending action ends with a clear error and the slot
-   * is free at once — unless the provider does not confirm the release: then
-   * the error is thrown, and the provider session stays listed in
-   * {@link pendingReleases} (holding its slot) until `reconcile()` releases
-   * it. A definite not-found from the provider counts as released.
+   * Closes a session. While a human holds its control lease, only their
+   * token (`controlToken`, or the options' `controlToken`) can close it:
+   * otherwise `ControlLeaseError`, and the session stays open. A pending
+   * action ends with a clear error and the slot is free at once — unless the
+   * provider does not confirm the release: then the error is thrown, and the
+   * provider session stays listed in {@link pendingReleases} (holding its
+   * slot) until `reconcile()` releases it. A definite not-found from the
+   * provider counts as released.
    */
-  async closeSession(sessionId: string, reason: SessionCloseReason = "closed"): Promise<void> {
+  async closeSession(sessionId: string, options?: string | CloseSessionOptions): Promise<void> {
+    const controlToken = typeof options === "string" ? options : options?.controlToken;
+    await this.initialized;
+    if (!this.sessions.has(sessionId)) throw new NotFoundError(`Browser session ${sessionId} does not exist`);
+    this.leases.authorizeClose(sessionId, controlToken);
+    await this.endSession(sessionId, "closed");
+  }
+
+  /**
+   * Closes a session whatever its control lease: the manager's own
+   * lifecycle (idle expiry, a browser gone, `close()`, a failed resume).
+   */
+  private async endSession(sessionId: string, reason: SessionCloseReason): Promise<void> {
     await this.initialized;
     const session = this.sessions.get(sessionId);
     if (!session) throw new NotFoundError(`Browser session ${sessionId} does not exist`);
@@ -453,7 +468,7 @@ export class BrowserSessionManager implements BrowserBackend {
     // Opens and settlements in flight finish first (what they bring is released, not admitted).
     await Promise.allSettled([...this.pendingOpens.values()]);
     await this.ledger.idle();
-    await Promise.allSettled([...this.sessions.keys()].map((sessionId) => this.closeSession(sessionId, "managerClosed")));
+    await Promise.allSettled([...this.sessions.keys()].map((sessionId) => this.endSession(sessionId, "managerClosed")));
     this.closedManager = true;
     if (this.ledger.size > 0) {
       const report = emptyReport();
@@ -539,7 +554,7 @@ export class BrowserSessionManager implements BrowserBackend {
       const selected = pages.pages[checkpoint.selectedIndex];
       if (selected && selected.pageId !== pages.selectedPageId) await this.execute(info.id, { op: "selectPage", pageId: selected.pageId });
     } catch (error) {
-      await this.closeSession(info.id).catch(() => undefined);
+      await this.endSession(info.id, "closed").catch(() => undefined);
       throw error;
     }
     return this.info(this.session(info.id));
@@ -629,7 +644,7 @@ export class BrowserSessionManager implements BrowserBackend {
     session.idleTimer = clock.setTimeout(() => {
       if (session.closed) return;
       if (session.running) return this.touch(session);
-      void this.closeSession(session.id, "idleTimeout").catch(() => undefined);
+      void this.endSession(session.id, "idleTimeout").catch(() => undefined);
     }, idleTimeoutMs);
   }
 

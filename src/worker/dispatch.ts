@@ -63,9 +63,9 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
       }
       return manager.execute(id, command, { ...(controlToken === undefined ? {} : { controlToken }), signal });
     },
-    async close({ id }, { caller }) {
+    async close({ id, controlToken }, { caller }) {
       scope.session(caller, id);
-      await manager.closeSession(id);
+      await manager.closeSession(id, controlToken === undefined ? {} : { controlToken });
       return null;
     },
     async list(_request, { caller }) {

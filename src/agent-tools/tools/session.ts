@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { isNotFoundError, isOutcomeUnknownError } from "../../errors.js";
+import { isControlLeaseError, isNotFoundError, isOutcomeUnknownError } from "../../errors.js";
 import type { ManagedSessionInfo } from "../../lifecycle/manager.js";
 import { commandSchemas } from "../../protocol/commands.js";
 import { profileId } from "../../protocol/fields.js";
@@ -179,6 +179,8 @@ export async function closeEntry(context: ToolContext, entry: SessionEntry): Pro
     if (control.mode === "human") return "human";
     await backend.closeSession(entry.id);
   } catch (error) {
+    // A lease taken after the look: the backend refuses a close without the token.
+    if (isControlLeaseError(error)) return "human";
     if (!isNotFoundError(error)) return { error };
   }
   sessions.remove(entry);

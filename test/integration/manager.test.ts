@@ -323,9 +323,13 @@ describe("BrowserSessionManager (real Chromium)", () => {
   it("cancels an action through an AbortSignal", async () => {
     const manager = new BrowserSessionManager(adapter, 1);
     const { id } = await manager.open();
+    await manager.perform(id, "navigate", server.url("/index.html"));
     const controller = new AbortController();
-    const pending = manager.execute(id, { op: "evaluate", expression: "new Promise(() => {})" }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
+    // Aborted once the page runs the script (its fetch reaches the server): it was dispatched, so its outcome is unknown.
+    const reached = server.nextRequest("/status");
+    const pending = manager.execute(id, { op: "evaluate", expression: "fetch('/status').then(() => new Promise(() => {}))" }, { signal: controller.signal });
+    await reached;
+    controller.abort();
     await expect(pending).rejects.toBeInstanceOf(OutcomeUnknownError);
     expect((await manager.audit()).at(-1)).toMatchObject({ op: "evaluate", outcome: "unknown" });
     await expect(manager.execute(id, { op: "pages" }, { signal: controller.signal })).rejects.toThrow(/cancelled before it started/);

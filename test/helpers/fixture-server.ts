@@ -15,8 +15,6 @@ export interface FixtureServer {
   requests: string[];
   /** Resolves when the next request for `pathname` after this call arrives. */
   nextRequest(pathname: string): Promise<void>;
-  /** Answers every request that `/hold` is holding (it holds each until this, or until close). */
-  releaseHeld(): void;
 }
 
 type Route = (request: IncomingMessage, response: ServerResponse, url: URL) => void | Promise<void>;
@@ -65,10 +63,6 @@ const routes: Record<string, Route> = {
 export async function startFixtureServer(): Promise<FixtureServer> {
   const requests: string[] = [];
   const waiters: { pathname: string; resolve: () => void }[] = [];
-  const held: ServerResponse[] = [];
-  const releaseHeld = () => {
-    for (const response of held.splice(0)) response.writeHead(200, { "content-type": "text/html" }).end("<title>held</title><p>held page</p>");
-  };
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     requests.push(`${request.method} ${url.pathname}`);
@@ -76,7 +70,6 @@ export async function startFixtureServer(): Promise<FixtureServer> {
       waiters.splice(waiters.indexOf(waiter), 1);
       waiter.resolve();
     }
-    if (url.pathname === "/hold") return void held.push(response);
     const route = routes[url.pathname];
     if (route) return void (await route(request, response, url));
     const path = normalize(join(fixtures, url.pathname === "/" ? "index.html" : url.pathname));
@@ -99,10 +92,6 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     requests,
     url: (path) => `${origin}${path}`,
     nextRequest: (pathname) => new Promise((resolve) => waiters.push({ pathname, resolve })),
-    releaseHeld,
-    close: () => {
-      releaseHeld();
-      return new Promise((resolve) => server.close(() => resolve()));
-    },
+    close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }

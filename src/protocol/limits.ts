@@ -42,6 +42,12 @@ export const limits = {
   scrollDeltaMax: 100_000,
   /** Pages a session may have open when it asks for a new one (`newPage`). */
   pagesPerSession: 16,
+  /**
+   * How long an observation waits for a main-frame navigation that has not
+   * committed yet (Chromium runs no script on the page meanwhile) before it
+   * says so instead of reading (ms).
+   */
+  pendingNavigationGraceMs: 3_000,
 
   inspect: {
     elementsDefault: 100,

@@ -78,7 +78,8 @@ interface ManagedSession {
  *
  * @example
  * ```ts
- * const browsers = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 2);
+ * // ownsAdapter: close() shuts the adapter (its Chromium) down too.
+ * const browsers = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 2, { ownsAdapter: true });
  * const { id } = await browsers.open();
  * await browsers.perform(id, "navigate", "https://example.com/");
  * const shot = await browsers.perform(id, "screenshot");
@@ -458,8 +459,10 @@ export class BrowserSessionManager implements BrowserBackend {
 
   /**
    * Closes every session, retries unconfirmed releases once, stops
-   * recordings and releases the state root. The adapter stays open. Returns
-   * what it could not settle: provider sessions that may still run.
+   * recordings and releases the state root. The adapter stays open (it is
+   * the caller's: call its `shutdown()`) unless the manager was made with
+   * `ownsAdapter: true`, which shuts it down last. Returns what it could not
+   * settle: provider sessions that may still run.
    */
   async close(): Promise<ManagerCloseReport> {
     if (this.closedManager) return { unreleased: this.ledger.pendingReleases(), uncertain: this.ledger.uncertainOpenings() };
@@ -480,6 +483,7 @@ export class BrowserSessionManager implements BrowserBackend {
     await this.ledgerWrites;
     // Releasing the root may fail (a read-only disk); a stale owner lock is taken over by the next owner.
     if (!this.initError) await this.options.stateStore.close().catch(() => undefined);
+    if (this.options.ownsAdapter) await this.adapter.shutdown?.();
     return { unreleased: this.ledger.pendingReleases(), uncertain: this.ledger.uncertainOpenings() };
   }
 

@@ -60,8 +60,11 @@ export interface CliRun {
  * instead of reaching the script.
  */
 export function spawnTsx(script: string, args: string[], options: SpawnOptions = {}): ChildProcess {
-  return spawn(process.execPath, ["--import", "tsx", script, ...args], options);
+  return spawn(process.execPath, ["--import", tsxLoader, script, ...args], options);
 }
+
+/** tsx's ESM loader, by URL, so a child in any working directory finds it. */
+const tsxLoader = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
 
 /**
  * Starts `src/worker/cli.ts <args>` (Node with tsx's loader) with this environment plus

@@ -1,4 +1,4 @@
-import { isNotFoundError } from "../errors.js";
+import { isControlLeaseError, isNotFoundError } from "../errors.js";
 import type { ManagedSessionInfo } from "../lifecycle/manager.js";
 import { safeParseWith } from "../protocol/parse.js";
 import type { BrowserToolDefinition, ToolContext } from "./define-tool.js";
@@ -153,6 +153,7 @@ async function closeFound(options: ResolvedBrowserAgentToolsOptions, info: Manag
     }
     await options.backend.closeSession(info.id);
   } catch (error) {
+    if (isControlLeaseError(error)) return "a human holds the control lease; reconcile again after it ends";
     if (!isNotFoundError(error)) return `close failed: ${messageOf(error)}`;
   }
   return undefined;

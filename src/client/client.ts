@@ -4,7 +4,7 @@ import type { ManagedSessionInfo } from "../lifecycle/manager.js";
 import type { PerformAction } from "../lifecycle/perform.js";
 import type { RecordingFrame } from "../lifecycle/recordings.js";
 import type { Checkpoint, RecordingMeta } from "../lifecycle/stores.js";
-import { resolveExecuteOptions, type BrowserBackend, type ExecuteOptions } from "../protocol/backend.js";
+import { resolveExecuteOptions, type BrowserBackend, type CloseSessionOptions, type ExecuteOptions } from "../protocol/backend.js";
 import { isObservationCommand, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
 import type { OpenOptions } from "../protocol/open-options.js";
 import type { CommandResult } from "../protocol/results.js";
@@ -95,14 +95,18 @@ export class BrowserUseClient implements BrowserBackend {
     return (await this.#transport.call(context, body, commandResultSchema(action), signal)) as CommandResult;
   }
 
-  /** Closes a session (the worker's `close`). */
-  async close(sessionId: string, call: ClientCallOptions = {}): Promise<void> {
-    await this.#transport.call(this.context("close", { sessionId }), { method: "close", id: sessionId }, responseSchemas.close, call.signal);
+  /**
+   * Closes a session (the worker's `close`). While a human holds its control
+   * lease, only their `controlToken` can close it (`ControlLeaseError` otherwise).
+   */
+  async close(sessionId: string, options: CloseSessionOptions = {}): Promise<void> {
+    const body = { method: "close", id: sessionId, ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }) };
+    await this.#transport.call(this.context("close", { sessionId }), body, responseSchemas.close, options.signal);
   }
 
   /** Same as {@link close}: the name the `BrowserBackend` interface uses. */
-  async closeSession(sessionId: string, call: ClientCallOptions = {}): Promise<void> {
-    await this.close(sessionId, call);
+  async closeSession(sessionId: string, options: CloseSessionOptions = {}): Promise<void> {
+    await this.close(sessionId, options);
   }
 
   /** Open sessions this key may see. */

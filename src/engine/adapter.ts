@@ -42,6 +42,9 @@ const handlers: { [Op in CommandOp]: CommandHandler<Op> } = {
 
 const notImplemented: CommandOp[] = ["challenge"];
 
+/** Ops that run script in the selected page's document, so wait on a pending navigation. */
+const readsPage = new Set<CommandOp>(["inspect", "accessibility", "screenshot", "text", "content", "evaluate"]);
+
 /**
  * The engine: executes the command vocabulary on browsers from a provider
  * with Playwright. Commands are parsed fully before anything runs; failures
@@ -173,11 +176,20 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
       signal,
     };
     const navigationsBefore = session.navigationCount;
+    const run = () => {
+      if (!readsPage.has(parsed.op)) return handler(context, parsed as never);
+      // A page waiting on a navigation runs no script: say so rather than sit out the whole budget.
+      const state = session.selected();
+      return state.navigation.guarded(parsed.op, state.id, watch.mutating, () => handler(context, parsed as never));
+    };
     try {
-      return (await withDeadline(handler(context, parsed as never), watch)) as CommandResult<Command["op"]>;
+      return (await withDeadline(run(), watch)) as CommandResult<Command["op"]>;
     } catch (error) {
       if (!watch.mutating) throw toStationError(error, parsed.op);
-      throw settleFailure(parsed, error, { committed: session.navigationCount > navigationsBefore, url: session.selectedUrl() });
+      const failure = settleFailure(parsed, error, { committed: session.navigationCount > navigationsBefore, url: session.selectedUrl() });
+      // What the command left loading would keep the page unreadable: stop it, as a person would after a timeout.
+      await session.stopPendingNavigation();
+      throw failure;
     }
   }
 

@@ -6,6 +6,7 @@ import { refusalReason, sanitizeUrl } from "../protocol/url-policy.js";
 import { DiagnosticsRing } from "./diagnostics-ring.js";
 import { watchDownloadProgress } from "./download-progress.js";
 import { DownloadStore } from "./downloads.js";
+import { isNavigationPending, PendingNavigation } from "./pending-navigation.js";
 import { RefRegistry } from "./refs.js";
 
 /** One page of a session, with the counters actions are measured against. */
@@ -14,6 +15,8 @@ export interface PageState {
   page: Page;
   /** Main-frame navigations so far. */
   navigations: number;
+  /** The main-frame navigation in progress, if any (a page cannot be read meanwhile). */
+  navigation: PendingNavigation;
 }
 
 interface DialogPolicy {
@@ -121,6 +124,15 @@ export class EngineSession {
     return state && !state.page.isClosed() ? sanitizeUrl(state.page.url()) : undefined;
   }
 
+  /**
+   * Stops the selected page's navigation if one is still pending: after a
+   * command failed, nothing waits for it any more, and until it ends the page
+   * could not be read. The page stays on its committed document.
+   */
+  async stopPendingNavigation(): Promise<void> {
+    await this.pages.get(this.selectedPageId)?.navigation.stop();
+  }
+
   /** A page by id. */
   page(pageId: string): PageState {
     this.assertOpen();
@@ -191,7 +203,7 @@ export class EngineSession {
   private register(page: Page): PageState {
     const existing = this.stateOf(page);
     if (existing) return existing;
-    const state: PageState = { id: `p${++this.pageCounter}`, page, navigations: 0 };
+    const state: PageState = { id: `p${++this.pageCounter}`, page, navigations: 0, navigation: new PendingNavigation(page) };
     this.pages.set(state.id, state);
     if (!this.ownPages.has(page) && this.selectedPageId !== "") this.unreportedPages.add(state.id);
     page.on("framenavigated", (frame) => {
@@ -320,8 +332,9 @@ export class EngineSession {
   }
 }
 
-/** The page title, or "" while the page is between documents. */
+/** The page title, or "" while the page is between documents (or waits for one that has not answered). */
 export async function safeTitle(page: Page): Promise<string> {
+  if (isNavigationPending(page)) return "";
   try {
     return await page.title();
   } catch {

@@ -111,6 +111,20 @@ export class ControlLeases {
     );
   }
 
+  /**
+   * Allows or refuses closing a session from outside: while a lease is held,
+   * only its token may close it. Without a lease anyone may (a token left
+   * over from an ended lease is ignored: closing needs none).
+   */
+  authorizeClose(sessionId: string, token: string | undefined): void {
+    const lease = this.current(sessionId);
+    if (!lease || (token !== undefined && sameToken(token, lease.token))) return;
+    if (token !== undefined) throw new ControlLeaseError(`Wrong control token for session ${sessionId}; it stays open`);
+    throw new ControlLeaseError(
+      `Session ${sessionId} is under human control until ${new Date(lease.expiresAt).toISOString()}; only the control token can close it before then`,
+    );
+  }
+
   private current(sessionId: string): Lease | undefined {
     const lease = this.leases.get(sessionId);
     if (lease && lease.expiresAt <= this.clock.now()) {

@@ -14,7 +14,7 @@ import {
   isStationBrowserError,
 } from "../errors.js";
 import type { BrowserAdapter, BrowserHandle } from "../protocol/adapter.js";
-import { resolveExecuteOptions, type BrowserBackend, type ExecuteOptions, type OpenCallOptions, type ResumeOptions } from "../protocol/backend.js";
+import { resolveExecuteOptions, type BrowserBackend, type CloseSessionOptions, type ExecuteOptions, type OpenCallOptions, type ResumeOptions } from "../protocol/backend.js";
 import { isObservationCommand, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
 import { limits } from "../protocol/limits.js";
 import { OpenOptionsSchema, type OpenOptions, type ResolvedOpenOptions } from "../protocol/open-options.js";
@@ -78,7 +78,8 @@ interface ManagedSession {
  *
  * @example
  * ```ts
- * const browsers = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 2);
+ * // ownsAdapter: close() shuts the adapter (its Chromium) down too.
+ * const browsers = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 2, { ownsAdapter: true });
  * const { id } = await browsers.open();
  * await browsers.perform(id, "navigate", "https://example.com/");
  * const shot = await browsers.perform(id, "screenshot");
@@ -138,7 +139,7 @@ export class BrowserSessionManager implements BrowserBackend {
     // the profile and the provider session are released instead of waiting for the idle timeout.
     this.adapter.onSessionGone?.((handleId) => {
       const session = [...this.sessions.values()].find((candidate) => candidate.handle.id === handleId);
-      if (session && !session.closed) void this.closeSession(session.id, "browserGone").catch(() => undefined);
+      if (session && !session.closed) void this.endSession(session.id, "browserGone").catch(() => undefined);
     });
     this.initialized = this.initialize().catch((error: unknown) => {
       this.initError = error;
@@ -411,13 +412,28 @@ export class BrowserSessionManager implements BrowserBackend {
   }
 
   /**
-   * Closes a session. A pending action ends with a clear error and the slot
-   * is free at once — unless the provider does not confirm the release: then
-   * the error is thrown, and the provider session stays listed in
-   * {@link pendingReleases} (holding its slot) until `reconcile()` releases
-   * it. A definite not-found from the provider counts as released.
+   * Closes a session. While a human holds its control lease, only their
+   * token (`controlToken`, or the options' `controlToken`) can close it:
+   * otherwise `ControlLeaseError`, and the session stays open. A pending
+   * action ends with a clear error and the slot is free at once — unless the
+   * provider does not confirm the release: then the error is thrown, and the
+   * provider session stays listed in {@link pendingReleases} (holding its
+   * slot) until `reconcile()` releases it. A definite not-found from the
+   * provider counts as released.
    */
-  async closeSession(sessionId: string, reason: SessionCloseReason = "closed"): Promise<void> {
+  async closeSession(sessionId: string, options?: string | CloseSessionOptions): Promise<void> {
+    const controlToken = typeof options === "string" ? options : options?.controlToken;
+    await this.initialized;
+    if (!this.sessions.has(sessionId)) throw new NotFoundError(`Browser session ${sessionId} does not exist`);
+    this.leases.authorizeClose(sessionId, controlToken);
+    await this.endSession(sessionId, "closed");
+  }
+
+  /**
+   * Closes a session whatever its control lease: the manager's own
+   * lifecycle (idle expiry, a browser gone, `close()`, a failed resume).
+   */
+  private async endSession(sessionId: string, reason: SessionCloseReason): Promise<void> {
     await this.initialized;
     const session = this.sessions.get(sessionId);
     if (!session) throw new NotFoundError(`Browser session ${sessionId} does not exist`);
@@ -447,8 +463,10 @@ export class BrowserSessionManager implements BrowserBackend {
 
   /**
    * Closes every session, retries unconfirmed releases once, stops
-   * recordings and releases the state root. The adapter stays open. Returns
-   * what it could not settle: provider sessions that may still run.
+   * recordings and releases the state root. The adapter stays open (it is
+   * the caller's: call its `shutdown()`) unless the manager was made with
+   * `ownsAdapter: true`, which shuts it down last. Returns what it could not
+   * settle: provider sessions that may still run.
    */
   async close(): Promise<ManagerCloseReport> {
     if (this.closedManager) return { unreleased: this.ledger.pendingReleases(), uncertain: this.ledger.uncertainOpenings() };
@@ -457,7 +475,7 @@ export class BrowserSessionManager implements BrowserBackend {
     // Opens and settlements in flight finish first (what they bring is released, not admitted).
     await Promise.allSettled([...this.pendingOpens.values()]);
     await this.ledger.idle();
-    await Promise.allSettled([...this.sessions.keys()].map((sessionId) => this.closeSession(sessionId, "managerClosed")));
+    await Promise.allSettled([...this.sessions.keys()].map((sessionId) => this.endSession(sessionId, "managerClosed")));
     this.closedManager = true;
     if (this.ledger.size > 0) {
       const report = emptyReport();
@@ -469,6 +487,7 @@ export class BrowserSessionManager implements BrowserBackend {
     await this.ledgerWrites;
     // Releasing the root may fail (a read-only disk); a stale owner lock is taken over by the next owner.
     if (!this.initError) await this.options.stateStore.close().catch(() => undefined);
+    if (this.options.ownsAdapter) await this.adapter.shutdown?.();
     return { unreleased: this.ledger.pendingReleases(), uncertain: this.ledger.uncertainOpenings() };
   }
 
@@ -543,7 +562,7 @@ export class BrowserSessionManager implements BrowserBackend {
       const selected = pages.pages[checkpoint.selectedIndex];
       if (selected && selected.pageId !== pages.selectedPageId) await this.execute(info.id, { op: "selectPage", pageId: selected.pageId });
     } catch (error) {
-      await this.closeSession(info.id).catch(() => undefined);
+      await this.endSession(info.id, "closed").catch(() => undefined);
       throw error;
     }
     return this.info(this.session(info.id));
@@ -633,7 +652,7 @@ export class BrowserSessionManager implements BrowserBackend {
     session.idleTimer = clock.setTimeout(() => {
       if (session.closed) return;
       if (session.running) return this.touch(session);
-      void this.closeSession(session.id, "idleTimeout").catch(() => undefined);
+      void this.endSession(session.id, "idleTimeout").catch(() => undefined);
     }, idleTimeoutMs);
   }
 

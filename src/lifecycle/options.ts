@@ -34,6 +34,12 @@ export interface SessionManagerOptions {
   profileGrants?: string[];
   /** Lower recording limits (each at most the default), mainly for tests. */
   recordingLimits?: { framesPerRecording?: number; recordingsPerManager?: number; bytesPerManager?: number };
+  /**
+   * `close()` also shuts the adapter down (its browsers end), for an adapter
+   * made for this manager alone. Default `false`: the adapter you pass stays
+   * yours — several managers may share one — and you call its `shutdown()`.
+   */
+  ownsAdapter?: boolean;
 }
 
 /** Options after defaults and validation. */
@@ -47,6 +53,7 @@ export interface ResolvedSessionManagerOptions {
   clock: Clock;
   recordingLimits: { framesPerRecording: number; recordingsPerManager: number; bytesPerManager: number };
   profileGrants: string[];
+  ownsAdapter: boolean;
 }
 
 const ScalarOptionsSchema = v.object({
@@ -55,6 +62,7 @@ const ScalarOptionsSchema = v.object({
   tenantId: v.optional(v.pipe(v.string("expected a string"), v.regex(/^[A-Za-z0-9._:-]{1,128}$/, "expected 1–128 letters, digits, '.', '_', ':' or '-'"))),
   recordingTtlMs: v.optional(integerIn(60_000, 365 * 24 * 60 * 60_000)),
   profileGrants: v.optional(v.array(profileId, "expected an array of profile ids")),
+  ownsAdapter: v.optional(v.boolean("expected a boolean")),
   recordingLimits: v.optional(
     v.strictObject({
       framesPerRecording: v.optional(integerIn(1, limits.recording.framesPerRecording)),
@@ -91,6 +99,7 @@ export function resolveSessionManagerOptions(options: SessionManagerOptions): Re
     recordingStore: options.recordingStore ?? createMemoryRecordingStore(),
     clock: options.clock ?? systemClock,
     profileGrants: scalars.profileGrants ?? [],
+    ownsAdapter: scalars.ownsAdapter ?? false,
     recordingLimits: {
       framesPerRecording: scalars.recordingLimits?.framesPerRecording ?? limits.recording.framesPerRecording,
       recordingsPerManager: scalars.recordingLimits?.recordingsPerManager ?? limits.recording.recordingsPerManager,

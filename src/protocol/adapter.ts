@@ -60,4 +60,6 @@ export interface BrowserAdapter {
    * session closed through `close`.
    */
   onSessionGone?(listener: (handleId: string) => void): void;
+  /** Closes every session and ends what the adapter started (browsers, connections). */
+  shutdown?(): Promise<void>;
 }

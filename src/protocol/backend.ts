@@ -13,6 +13,14 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
 }
 
+/** Per-call options of {@link BrowserBackend.closeSession}. */
+export interface CloseSessionOptions {
+  /** The human control token: while a lease is held, only it can close the session. */
+  controlToken?: string;
+  /** Cancels the call. */
+  signal?: AbortSignal;
+}
+
 /** Per-call options of {@link BrowserBackend.open}. */
 export interface OpenCallOptions {
   /** Cancels the open; a create already sent then has an unknown outcome (reconcile by its tag). */
@@ -45,7 +53,8 @@ export interface BrowserBackend {
     command: Command,
     options?: ExecuteOptions,
   ): Promise<CommandResult<Command["op"]>>;
-  closeSession(sessionId: string): Promise<void>;
+  /** Closes a session; refused with `ControlLeaseError` while a human holds its lease, unless `controlToken` is theirs. */
+  closeSession(sessionId: string, options?: CloseSessionOptions): Promise<void>;
   list(): ManagedSessionInfo[] | Promise<ManagedSessionInfo[]>;
   checkpoint(sessionId: string): Promise<Checkpoint>;
   resumeCheckpoint(checkpointId: string, options?: ResumeOptions): Promise<ManagedSessionInfo>;

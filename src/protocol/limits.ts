@@ -44,6 +44,12 @@ export const limits = {
   scrollDeltaMax: 100_000,
   /** Pages a session may have open, counting those the site opened itself (popups past it are closed). */
   pagesPerSession: 16,
+  /**
+   * How long an observation waits for a main-frame navigation that has not
+   * committed yet (Chromium runs no script on the page meanwhile) before it
+   * says so instead of reading (ms).
+   */
+  pendingNavigationGraceMs: 3_000,
 
   inspect: {
     elementsDefault: 100,

@@ -28,7 +28,7 @@ export const workerRequestSchemas = {
     value: v.optional(v.string("expected a string")),
     controlToken: v.optional(token),
   }),
-  close: request("close", { id: sessionId }),
+  close: request("close", { id: sessionId, controlToken: v.optional(token) }),
   list: request("list", {}),
   liveFrame: request("liveFrame", { id: sessionId }),
   controlAcquire: request("controlAcquire", { id: sessionId, ttlMs }),

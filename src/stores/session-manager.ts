@@ -13,7 +13,7 @@ import { createFileStateStore } from "./file-state-store.js";
  * @example
  * ```ts
  * import { BrowserSessionManager, PlaywrightBrowserAdapter } from "station-browser-use/playwright";
- * const browsers = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 4, { stateRootDir: "./state" });
+ * const browsers = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 4, { stateRootDir: "./state", ownsAdapter: true });
  * await browsers.ready(); // throws if another live process owns ./state
  * ```
  */

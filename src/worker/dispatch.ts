@@ -26,12 +26,23 @@ export type Dispatch = (request: WorkerRequest, context: DispatchContext) => Pro
  */
 export function createDispatch(manager: BrowserSessionManager, scope: TenantScope): Dispatch {
   /**
-   * Runs an open within the caller's tenant quota (a slot held while it
-   * runs) and under the caller's claim of its tag. When the outcome is
-   * unknown, the provider may hold a session under the tag: the claim stays
-   * the caller's, for its reconcile.
+   * The caller's tag for an open (a tenant always gets one, made here when it
+   * sent none) and the manager's scoped tag for it.
    */
-  async function withTagClaim<T>(caller: Caller, openTag: string | undefined, run: () => Promise<T>): Promise<T> {
+  function tagsOf(caller: Caller, sent: string | undefined): { callerTag?: string; openTag?: string } {
+    const callerTag = sent ?? (caller.tenantId === undefined ? undefined : crypto.randomUUID());
+    return callerTag === undefined ? {} : { callerTag, openTag: scope.managerTag(caller, callerTag) };
+  }
+
+  /**
+   * Runs an open within the caller's tenant quota (a slot held while it
+   * runs) and under the caller's claim of its (manager) tag. When the
+   * outcome is unknown, the provider may hold a session under the tag: the
+   * claim stays the caller's, for its reconcile. An error names the caller's
+   * tag, never the manager's.
+   */
+  async function withTagClaim<T>(caller: Caller, tags: { callerTag?: string; openTag?: string }, run: () => Promise<T>): Promise<T> {
+    const { openTag, callerTag } = tags;
     const releaseSlot = scope.reserveSlot(caller, openTag);
     let release: () => void = () => undefined;
     let keepClaim = false;
@@ -40,6 +51,9 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
       return await run();
     } catch (error) {
       keepClaim = isOutcomeUnknownError(error);
+      if (openTag !== undefined && callerTag !== undefined && openTag !== callerTag && error instanceof Error) {
+        error.message = error.message.split(openTag).join(callerTag);
+      }
       throw error;
     } finally {
       if (!keepClaim) release();
@@ -50,7 +64,14 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
   const handlers: { [Method in WorkerMethod]: Handler<Method> } = {
     async open({ options = {} }, { caller }) {
       if (options.profileId !== undefined) scope.profile(caller, options.profileId);
-      return withTagClaim(caller, options.openTag, async () => scope.adopt(caller, await manager.open(options, tenantOf(caller))));
+      const tags = tagsOf(caller, options.openTag);
+      return withTagClaim(caller, tags, async () =>
+        scope.adopt(
+          caller,
+          await manager.open(tags.openTag === undefined ? options : { ...options, openTag: tags.openTag }, tenantOf(caller)),
+          tags.callerTag,
+        ),
+      );
     },
     async execute({ id, command, controlToken }, { caller, signal }) {
       scope.session(caller, id);
@@ -67,9 +88,9 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
       }
       return manager.execute(id, command, { ...(controlToken === undefined ? {} : { controlToken }), signal });
     },
-    async close({ id }, { caller }) {
+    async close({ id, controlToken }, { caller }) {
       scope.session(caller, id);
-      await manager.closeSession(id);
+      await manager.closeSession(id, controlToken === undefined ? {} : { controlToken });
       return null;
     },
     async list(_request, { caller }) {
@@ -109,8 +130,13 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
     // where a cut-off create would leave an uncertain open that blocks every caller's opens.
     async resume({ checkpointId, openTag }, { caller }) {
       scope.checkpoint(caller, checkpointId);
-      return withTagClaim(caller, openTag, async () =>
-        scope.adopt(caller, await manager.resumeCheckpoint(checkpointId, { ...(openTag === undefined ? {} : { openTag }), ...tenantOf(caller) })),
+      const tags = tagsOf(caller, openTag);
+      return withTagClaim(caller, tags, async () =>
+        scope.adopt(
+          caller,
+          await manager.resumeCheckpoint(checkpointId, { ...(tags.openTag === undefined ? {} : { openTag: tags.openTag }), ...tenantOf(caller) }),
+          tags.callerTag,
+        ),
       );
     },
     async deleteCheckpoint({ checkpointId }, { caller }) {
@@ -147,10 +173,12 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
       return null;
     },
     async reconcile({ openTag }, { caller }) {
-      // Another owner's tag reads as unknown: nothing is settled on its behalf.
-      if (!scope.mayReconcile(caller, openTag)) return [];
-      const found = await manager.reconcile(openTag);
-      return scope.visibleSessions(caller, found.map((info) => scope.adopt(caller, info)));
+      // Tags are scoped per tenant; another owner's tag (an operator's, used deliberately) reads as unknown.
+      const managerTag = scope.managerTag(caller, openTag);
+      if (!scope.mayReconcile(caller, managerTag)) return [];
+      const found = await manager.reconcile(managerTag);
+      for (const info of found) scope.adopt(caller, info, openTag);
+      return scope.visibleSessions(caller, found);
     },
     async reconcileAll({ adopt }, { caller }) {
       if (caller.tenantId !== undefined) throw new AuthenticationError("forbidden", "reconcileAll is an operator method; use reconcile(openTag) for your own opens");

@@ -2,6 +2,7 @@ import { CapacityError, NotFoundError, ValidationError } from "../errors.js";
 import type { BrowserSessionManager, ManagedSessionInfo } from "../lifecycle/manager.js";
 import type { Checkpoint, RecordingMeta } from "../lifecycle/stores.js";
 import type { Caller } from "./auth.js";
+import { scopedOpenTag } from "./scoped-tag.js";
 
 /** Whoever opened a resource: a tenant id, or the operator. */
 export type Owner = string | typeof operator;
@@ -20,13 +21,15 @@ interface Owned {
  * sessions, checkpoints and recordings: another tenant's id reads exactly as
  * a missing one. The operator sees everything. Resources the worker did not
  * create (opened in-process, or left in a state root by an earlier run) are
- * the operator's. Open tags are claimed per owner, so a tenant cannot reach
- * another's session by repeating its tag.
+ * the operator's. Open tags are scoped per tenant ({@link scopedOpenTag}):
+ * the manager sees a tag derived from the tenant and its tag, so a tenant can
+ * neither probe nor claim another's tag; the tenant sees its own tag back.
  *
  * Ownership lives in memory, with the sessions it describes.
  */
 export class TenantScope {
-  private readonly sessions = new Map<string, { owner: Owner; openTag: string }>();
+  /** `openTag` is the manager's; `callerTag` the one its owner sent. */
+  private readonly sessions = new Map<string, { owner: Owner; openTag: string; callerTag: string }>();
   private readonly tags = new Map<string, Owner>();
   private readonly checkpointOwners = new Map<string, Owned>();
   private readonly recordingOwners = new Map<string, Owned>();
@@ -86,7 +89,23 @@ export class TenantScope {
     }
   }
 
-  /** False when `openTag` belongs to an open this caller cannot see. */
+  /** The manager's tag for the caller's `openTag`: the tenant's scoped tag, or the operator's own. */
+  managerTag(caller: Caller, openTag: string): string {
+    return caller.tenantId === undefined ? openTag : scopedOpenTag(caller.tenantId, openTag);
+  }
+
+  /**
+   * `info` as its caller sees it: for a tenant, its session carries the tag
+   * the tenant sent; the operator sees the manager's tags (what its own
+   * `reconcile` takes).
+   */
+  private present(caller: Caller, info: ManagedSessionInfo): ManagedSessionInfo {
+    const known = this.sessions.get(info.id);
+    if (caller.tenantId === undefined || !known || known.callerTag === info.openTag) return info;
+    return { ...info, openTag: known.callerTag };
+  }
+
+  /** False when `openTag` (the manager's) belongs to an open this caller cannot see. */
   mayReconcile(caller: Caller, openTag: string): boolean {
     const claimed = this.tags.get(openTag);
     if (claimed !== undefined) return this.sees(caller, claimed);
@@ -132,17 +151,21 @@ export class TenantScope {
     };
   }
 
-  /** Records who owns a session the caller just opened (or was given again by its tag). */
-  adopt(caller: Caller, info: ManagedSessionInfo): ManagedSessionInfo {
+  /**
+   * Records who owns a session the caller just opened (or was given again by
+   * its tag), and returns it as the caller sees it ({@link present}).
+   * `callerTag` is the tag the caller sent for the session's (manager) tag.
+   */
+  adopt(caller: Caller, info: ManagedSessionInfo, callerTag: string = info.openTag): ManagedSessionInfo {
     const known = this.sessions.get(info.id);
     if (known) {
       if (!this.sees(caller, known.owner)) throw new NotFoundError(`Browser session ${info.id} does not exist`);
-      return info;
+      return this.present(caller, info);
     }
     const owner = this.tags.get(info.openTag) ?? ownerOf(caller);
-    this.sessions.set(info.id, { owner, openTag: info.openTag });
+    this.sessions.set(info.id, { owner, openTag: info.openTag, callerTag });
     this.tags.set(info.openTag, owner);
-    return info;
+    return this.present(caller, info);
   }
 
   /** Forgets a closed session (its checkpoints and recordings keep their owner). */
@@ -152,9 +175,9 @@ export class TenantScope {
     if (known && this.tags.get(known.openTag) === known.owner) this.tags.delete(known.openTag);
   }
 
-  /** The sessions of `infos` this caller may see. */
+  /** The sessions of `infos` this caller may see, as it sees them. */
   visibleSessions(caller: Caller, infos: ManagedSessionInfo[]): ManagedSessionInfo[] {
-    return infos.filter((info) => this.sees(caller, this.sessions.get(info.id)?.owner));
+    return infos.filter((info) => this.sees(caller, this.sessions.get(info.id)?.owner)).map((info) => this.present(caller, info));
   }
 
   /** The owner of a session, read before an await so a close in between cannot lose it. */

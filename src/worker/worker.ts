@@ -61,7 +61,7 @@ function describeRequest(request: WorkerRequest): string {
  * import { BrowserSessionManager, PlaywrightBrowserAdapter } from "station-browser-use/playwright";
  * import { createBrowserWorker } from "station-browser-use/worker";
  *
- * const manager = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 4);
+ * const manager = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 4, { ownsAdapter: true });
  * const worker = createBrowserWorker({ manager, stationId: "local", token: process.env.STATION_EXECUTION_TOKEN! });
  * createServer(worker.handleNode).listen(8931, "127.0.0.1");
  * ```

@@ -1,4 +1,4 @@
-import { NotFoundError } from "../../src/errors.js";
+import { ControlLeaseError, NotFoundError } from "../../src/errors.js";
 import type { ControlState } from "../../src/lifecycle/control.js";
 import type { ManagedSessionInfo } from "../../src/lifecycle/manager.js";
 import type { Checkpoint } from "../../src/lifecycle/stores.js";
@@ -83,9 +83,12 @@ export function createStubBackend(hooks: StubHooks = {}) {
       if (answer !== undefined) return answer as never;
       return (results[parsed.op]?.(parsed) ?? action()) as never;
     },
-    async closeSession(sessionId) {
+    async closeSession(sessionId, options = {}) {
       calls.push({ method: "closeSession", sessionId });
-      session(sessionId);
+      // As the manager does: under a human lease, only the lease's token closes it (the stub takes any).
+      if (session(sessionId).control.mode === "human" && options.controlToken === undefined) {
+        throw new ControlLeaseError(`Session ${sessionId} is under human control; only the control token can close it`);
+      }
       sessions.delete(sessionId);
     },
     list: () => [...sessions.values()].map((entry) => entry.info),

@@ -15,6 +15,8 @@ export interface FixtureServer {
   requests: string[];
   /** `/endless-download` responses whose connection the client closed. */
   endlessDownloadsClosed: number;
+  /** Resolves when the next request for `pathname` after this call arrives. */
+  nextRequest(pathname: string): Promise<void>;
 }
 
 type Route = (request: IncomingMessage, response: ServerResponse, url: URL, server: FixtureServer) => void | Promise<void>;
@@ -73,9 +75,14 @@ const routes: Record<string, Route> = {
 export async function startFixtureServer(): Promise<FixtureServer> {
   const requests: string[] = [];
   const fixture = { requests, endlessDownloadsClosed: 0 } as FixtureServer;
+  const waiters: { pathname: string; resolve: () => void }[] = [];
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     requests.push(`${request.method} ${url.pathname}`);
+    for (const waiter of waiters.filter((each) => each.pathname === url.pathname)) {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      waiter.resolve();
+    }
     const route = routes[url.pathname];
     if (route) return void (await route(request, response, url, fixture));
     const path = normalize(join(fixtures, url.pathname === "/" ? "index.html" : url.pathname));
@@ -96,6 +103,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   return Object.assign(fixture, {
     origin,
     url: (path: string) => `${origin}${path}`,
+    nextRequest: (pathname: string) => new Promise<void>((resolve) => waiters.push({ pathname, resolve })),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   });
 }

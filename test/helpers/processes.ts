@@ -1,5 +1,5 @@
 /** CLI child processes, and what the tests read of Linux processes (from /proc) to prove no browser is left running. */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess, type SpawnOptions } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 
 export interface ProcessInfo {
@@ -53,15 +53,27 @@ export interface CliRun {
 }
 
 /**
+ * Runs a TypeScript file in Node itself with tsx's loader, not under the tsx
+ * CLI: the CLI would be a relaying parent, so the child's `exit` would not
+ * mean that the script's own process is gone, and a signal sent before the
+ * CLI has learnt which signals the script handles would end it with 143
+ * instead of reaching the script.
+ */
+export function spawnTsx(script: string, args: string[], options: SpawnOptions = {}): ChildProcess {
+  return spawn(process.execPath, ["--import", tsxLoader, script, ...args], options);
+}
+
+/** tsx's ESM loader, by URL, so a child in any working directory finds it. */
+const tsxLoader = new URL("../../node_modules/tsx/dist/loader.mjs", import.meta.url).href;
+
+/**
  * Starts `src/worker/cli.ts <args>` (Node with tsx's loader) with this environment plus
  * `environment`, minus every inherited `STATION_*` variable. `stdin: "pipe"`
  * keeps stdin open for a protocol (MCP); otherwise it is closed.
  */
 export function startCli(args: string[], environment: Record<string, string> = {}, stdin: "pipe" | "ignore" = "ignore"): CliRun {
   const base = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith("STATION_")));
-  // Node itself with tsx's loader, not the tsx CLI: that would be a relaying parent, and a signal sent
-  // before it has learnt which signals the child handles would end it with 143 instead of reaching the CLI.
-  const child = spawn(process.execPath, ["--import", "tsx", "src/worker/cli.ts", ...args], {
+  const child = spawnTsx("src/worker/cli.ts", args, {
     env: { ...base, ...environment },
     stdio: [stdin, "pipe", "pipe"],
   });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NotFoundError, OutcomeUnknownError, isBusyError } from "../../src/errors.js";
+import { ControlLeaseError, NotFoundError, OutcomeUnknownError, isBusyError } from "../../src/errors.js";
 import { BrowserUseClient } from "../../src/client/index.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
 import type { FaultProxy } from "../helpers/fault-proxy.js";
@@ -41,6 +41,18 @@ describe("client → worker → manager → Chromium (real HTTP)", () => {
     expect((await browser.liveFrame(session.id)).mimeType).toBe("image/png");
     await browser.close(session.id);
     await expect(browser.execute(session.id, { op: "pages" })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("closes a session under a human lease only with the human's token", async () => {
+    const browser = client(worker.origin);
+    const session = await browser.open();
+    const grant = await browser.acquireControl(session.id, 10_000);
+    const refused = await browser.close(session.id).catch((caught: unknown) => caught);
+    expect(refused).toBeInstanceOf(ControlLeaseError);
+    expect((refused as Error).message).toMatch(/under human control until .*only the control token can close it/);
+    expect((await browser.list()).map((entry) => entry.id)).toContain(session.id);
+    await browser.close(session.id, { controlToken: grant.token });
+    expect((await browser.list()).map((entry) => entry.id)).not.toContain(session.id);
   });
 
   it("reports a lost open response as outcome unknown; reconcile finds exactly one session and a repeated open creates none", async () => {

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { execFileSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -10,6 +9,7 @@ import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
 import { BrowserSessionManager } from "../../src/stores/session-manager.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { FakeClock } from "../helpers/fake-clock.js";
+import { spawnTsx } from "../helpers/processes.js";
 
 let adapter: PlaywrightBrowserAdapter;
 let server: FixtureServer;
@@ -27,17 +27,18 @@ afterAll(async () => {
 });
 
 const childScript = fileURLToPath(new URL("../helpers/journal-child.ts", import.meta.url));
-const tsx = fileURLToPath(new URL("../../node_modules/.bin/tsx", import.meta.url));
 
 describe("durable journal (real Chromium, real processes)", () => {
   it("reads an action cut off by SIGKILL as unknown after a restart, and replays nothing", async () => {
     const stateRootDir = join(scratch, "crash");
-    const child = spawn(tsx, [childScript, stateRootDir, server.origin], { detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    // The child is the manager's own process (no tsx CLI between): once its exit is seen, it has been
+    // reaped, so its owner lock is stale for sure — under tsx's CLI, the CLI's exit could come first.
+    const child = spawnTsx(childScript, [stateRootDir, server.origin], { stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
-    child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const started = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`child never started its action:\n${output}`)), 60_000);
-      child.stdout.on("data", (chunk: Buffer) => {
+      child.stdout!.on("data", (chunk: Buffer) => {
         const match = /STARTED (\d+)/.exec(chunk.toString());
         if (match) {
           clearTimeout(timer);
@@ -48,7 +49,7 @@ describe("durable journal (real Chromium, real processes)", () => {
     });
     await expect.poll(() => server.requests.filter((request) => request === "GET /status").length).toBe(1);
     const exited = new Promise((resolve) => child.on("exit", resolve));
-    process.kill(-child.pid!, "SIGKILL");
+    child.kill("SIGKILL");
     await exited;
 
     const manager = new BrowserSessionManager(adapter, 1, { stateRootDir });

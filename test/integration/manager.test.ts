@@ -144,6 +144,25 @@ describe("BrowserSessionManager (real Chromium)", () => {
     await manager.close();
   });
 
+  it("closes a session under a human lease only with its token; the manager's own cleanup overrides the lease", async () => {
+    const manager = new BrowserSessionManager(adapter, 2);
+    const closed: string[] = [];
+    manager.events.on("session-close", (event) => closed.push(event.reason));
+    const held = await manager.open();
+    const grant = await manager.acquireControl(held.id, 10_000);
+    await expect(manager.closeSession(held.id)).rejects.toThrow(/under human control until .*only the control token can close it/);
+    await expect(manager.closeSession(held.id, { controlToken: "wrong-token" })).rejects.toBeInstanceOf(ControlLeaseError);
+    expect(manager.list().map((session) => session.id)).toEqual([held.id]);
+    expect(await manager.control(held.id)).toMatchObject({ mode: "human" });
+    await manager.closeSession(held.id, { controlToken: grant.token });
+    expect(manager.list()).toEqual([]);
+
+    const other = await manager.open();
+    await manager.acquireControl(other.id, 10_000);
+    await manager.close();
+    expect(closed).toEqual(["closed", "managerClosed"]);
+  });
+
   it("reads the page text while a human holds control, without a token and without acting for the human", async () => {
     const manager = new BrowserSessionManager(adapter, 1);
     const { id } = await manager.open();
@@ -306,9 +325,13 @@ describe("BrowserSessionManager (real Chromium)", () => {
   it("cancels an action through an AbortSignal", async () => {
     const manager = new BrowserSessionManager(adapter, 1);
     const { id } = await manager.open();
+    await manager.perform(id, "navigate", server.url("/index.html"));
     const controller = new AbortController();
-    const pending = manager.execute(id, { op: "evaluate", expression: "new Promise(() => {})" }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
+    // Aborted once the page runs the script (its fetch reaches the server): it was dispatched, so its outcome is unknown.
+    const reached = server.nextRequest("/status");
+    const pending = manager.execute(id, { op: "evaluate", expression: "fetch('/status').then(() => new Promise(() => {}))" }, { signal: controller.signal });
+    await reached;
+    controller.abort();
     await expect(pending).rejects.toBeInstanceOf(OutcomeUnknownError);
     expect((await manager.audit()).at(-1)).toMatchObject({ op: "evaluate", outcome: "unknown" });
     await expect(manager.execute(id, { op: "pages" }, { signal: controller.signal })).rejects.toThrow(/cancelled before it started/);

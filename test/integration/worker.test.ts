@@ -5,6 +5,7 @@ import { ValidationError } from "../../src/errors.js";
 import { BrowserSessionManager, type ManagedSessionInfo } from "../../src/lifecycle/manager.js";
 import { workerRoute } from "../../src/protocol/wire.js";
 import { createBrowserWorker, type BrowserWorker } from "../../src/worker/index.js";
+import { scopedOpenTag } from "../../src/worker/scoped-tag.js";
 import { createLocalProvider, type PlaywrightProvider } from "../../src/providers/local/index.js";
 import { faulty, noFaults } from "../helpers/faulty-provider.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
@@ -160,9 +161,16 @@ describe("worker over real HTTP (real Chromium)", () => {
     expect(data(await asB({ method: "reconcile", openTag: tag }))).toEqual([]);
     expect(data(await asB({ method: "checkpoints" })).map((each: { id: string }) => each.id)).not.toContain(checkpoint.id);
     expect(data(await asB({ method: "recordings" })).map((each: { id: string }) => each.id)).not.toContain(recording.id);
-    const sessionsBefore = manager.list().length;
-    expect(failure(await asB({ method: "open", options: { openTag: tag } }), 400, "validation")).toMatch(/^body\.options\.openTag: is already used/);
-    expect(manager.list()).toHaveLength(sessionsBefore);
+    // Tags are per tenant: B's equal tag neither reveals nor reaches A's session; it opens B's own.
+    const ofB = data(await asB({ method: "open", options: { openTag: tag } }));
+    expect(ofB.id).not.toBe(id);
+    expect(ofB.openTag).toBe(tag);
+    expect(ids(data(await asB({ method: "reconcile", openTag: tag })))).toEqual([ofB.id]);
+    expect(ids(data(await asA({ method: "reconcile", openTag: tag })))).toEqual([id]);
+    expect(data(await asA({ method: "open", options: { openTag: tag } })).id).toBe(id);
+    // The manager sees each tenant's scoped tag, not the tag itself.
+    expect(manager.list().filter((session) => session.openTag === tag)).toEqual([]);
+    data(await asB({ method: "close", id: ofB.id }));
 
     // A's own view, and the operator's, are unchanged: nothing B did touched them.
     expect(data(await asA({ method: "action", id, action: "evaluate", value: "location.pathname" })).value).toBe("/index.html");
@@ -256,7 +264,8 @@ describe("worker over real HTTP (real Chromium)", () => {
       // B cannot settle A's open, nor take its tag.
       expect(data(await worker.post(tenantPath, keyB, { method: "reconcile", openTag: tag }))).toEqual([]);
       expect(shaky.uncertainOpenings()).toHaveLength(1);
-      failure(await worker.post(tenantPath, keyB, { method: "open", options: { openTag: tag } }), 400, "validation");
+      const taken = failure(await worker.post(tenantPath, keyB, { method: "open", options: { openTag: tag } }), 409, "reconcile_required");
+      expect(taken).not.toContain(tag);
       failure(await worker.post(tenantPath, keyB, { method: "reconcileAll" }), 403, "forbidden");
       // A's reconcile takes the session over, as A's.
       const found = data(await worker.post(tenantPath, keyA, { method: "reconcile", openTag: tag }));
@@ -267,9 +276,11 @@ describe("worker over real HTTP (real Chromium)", () => {
 
       // The operator settles what nobody reconciled: the found session is released.
       faults.loseCreateAnswer = 1;
-      failure(await worker.post(tenantPath, keyB, { method: "open", options: { openTag: `b-${randomUUID()}` } }), 502, "outcome_unknown");
+      const tagOfB = `b-${randomUUID()}`;
+      failure(await worker.post(tenantPath, keyB, { method: "open", options: { openTag: tagOfB } }), 502, "outcome_unknown");
       const report = data(await worker.post(operatorPath, token, { method: "reconcileAll" }));
-      expect(report).toMatchObject({ adopted: [], absent: [], unresolved: [], released: [{ openTag: expect.stringMatching(/^b-/) }] });
+      // The operator sees the manager's tags: B's scoped one.
+      expect(report).toMatchObject({ adopted: [], absent: [], unresolved: [], released: [{ openTag: scopedOpenTag("globex", tagOfB) }] });
       expect(shaky.uncertainOpenings()).toEqual([]);
       data(await worker.post(tenantPath, keyB, { method: "open", options: {} }));
     } finally {

@@ -60,6 +60,18 @@ describe("scoping", () => {
     expect(result.text).not.toContain(id);
   });
 
+  it("closes the only open session when session is left out, and asks for it when several are open", async () => {
+    const stub = createStubBackend();
+    const { call } = toolsetOver(stub);
+    await call("open");
+    await call("open");
+    expect((await call("close")).text).toBe("error: input.session: required while several sessions are open (s1, s2)");
+    expect((await call("close", { session: "s1" })).text).toBe("outcome: ok — session s1 is closed");
+    expect((await call("close")).text).toBe("outcome: ok — session s2 is closed");
+    expect(stub.sessions.size).toBe(0);
+    expect((await call("close")).text).toBe("error: input.session: no session is open; open one with station_browser_open first");
+  });
+
   it("asks for the session when several are open", async () => {
     const { call } = toolsetOver(createStubBackend());
     await call("open");
@@ -127,6 +139,24 @@ describe("uncertain openings", () => {
 });
 
 describe("close()", () => {
+  it("a human who takes control between the look and the close: the backend refuses, and the model is told a human controls it", async () => {
+    const stub = createStubBackend();
+    const { toolset, call } = toolsetOver(stub);
+    await call("open");
+    const id = idOf(stub);
+    const look = stub.backend.control.bind(stub.backend);
+    // The lease arrives right after the tool looked at the control state.
+    stub.backend.control = async (sessionId) => {
+      const state = await look(sessionId);
+      stub.setControl(sessionId, "human");
+      return state;
+    };
+    expect((await call("close")).text).toBe("outcome: failed — a human is controlling session s1; it stays open until they are done.");
+    expect(stub.sessions.has(id)).toBe(true);
+    const report = await toolset.close();
+    expect(report.unresolved).toEqual([{ sessionId: id, alias: "s1", reason: "a human holds the control lease; close again after it ends" }]);
+  });
+
   it("counts a session already gone as closed, leaves one under a human lease open, and can be retried", async () => {
     const stub = createStubBackend();
     const { toolset, call } = toolsetOver(stub);

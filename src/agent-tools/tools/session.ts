@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { isNotFoundError, isOutcomeUnknownError } from "../../errors.js";
+import { isControlLeaseError, isNotFoundError, isOutcomeUnknownError } from "../../errors.js";
 import type { ManagedSessionInfo } from "../../lifecycle/manager.js";
 import { commandSchemas } from "../../protocol/commands.js";
 import { profileId } from "../../protocol/fields.js";
@@ -150,7 +150,9 @@ export const closeTool = defineBrowserTool({
     "Closes a browser session of this toolset and frees its slot (and its profile). Use it when the task in that browser is done. " +
     "Closing is not a logout: a profile's cookies stay. To close just one tab, use station_browser_pages with action close.",
   input: v.strictObject(
-    { session: described(sessionAlias(), "The alias of the session to close (s1, …).") },
+    {
+      session: v.optional(described(sessionAlias(), "The alias of the session to close (s1, …). May be left out while exactly one session is open.")),
+    },
     "expected an object of arguments",
   ),
   annotations: { title: "Close browser session", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -177,6 +179,8 @@ export async function closeEntry(context: ToolContext, entry: SessionEntry): Pro
     if (control.mode === "human") return "human";
     await backend.closeSession(entry.id);
   } catch (error) {
+    // A lease taken after the look: the backend refuses a close without the token.
+    if (isControlLeaseError(error)) return "human";
     if (!isNotFoundError(error)) return { error };
   }
   sessions.remove(entry);

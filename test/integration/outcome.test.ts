@@ -1,10 +1,8 @@
 import { createServer, type AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ActionFailedError, NotFoundError, OutcomeUnknownError, TimeoutError, isOutcomeUnknownError } from "../../src/errors.js";
-import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
-import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import type { BrowserCommandInput } from "../../src/protocol/commands.js";
-import { startHoldingServer, type HoldingServer } from "../helpers/holding-server.js";
+import { useHoldingBrowser } from "../helpers/holding-browser.js";
 
 /**
  * The outcome rule on real Chromium: a mutating command is `failed` only when
@@ -29,26 +27,14 @@ const pages = {
   "/slow-load": `<title>Slow load</title><p>committed</p><img src="/hold-image">`,
 };
 
-let server: HoldingServer;
-let adapter: PlaywrightBrowserAdapter;
-let handle: BrowserHandle;
-
-beforeAll(async () => {
-  server = await startHoldingServer(pages);
-  adapter = new PlaywrightBrowserAdapter();
-  handle = await adapter.open();
-});
-afterAll(async () => {
-  await adapter?.shutdown();
-  await server?.close();
-});
+const browser = useHoldingBrowser(pages);
 
 async function onForm(): Promise<void> {
-  await adapter.execute(handle, { op: "navigate", url: server.url("/form") });
+  await browser.adapter.execute(browser.handle, { op: "navigate", url: browser.server.url("/form") });
 }
 
 async function failure(command: BrowserCommandInput): Promise<unknown> {
-  return adapter.execute(handle, command).then(
+  return browser.adapter.execute(browser.handle, command).then(
     () => new Error(`${command.op} unexpectedly succeeded`),
     (error: unknown) => error,
   );
@@ -63,7 +49,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-const posts = () => server.requests.filter((request) => request === "POST /hold-submit").length;
+const posts = () => browser.server.requests.filter((request) => request === "POST /hold-submit").length;
 
 describe("input that may have reached the page is outcome-unknown", () => {
   it("a click whose form POST reached the server, with the answer never coming, is unknown — not a timeout", async () => {
@@ -85,19 +71,19 @@ describe("input that may have reached the page is outcome-unknown", () => {
   });
 
   it("a navigate whose document committed but whose load never fired is unknown, and the page is on the new document", async () => {
-    const error = await failure({ op: "navigate", url: server.url("/slow-load"), timeoutMs: dispatchedTimeoutMs });
+    const error = await failure({ op: "navigate", url: browser.server.url("/slow-load"), timeoutMs: dispatchedTimeoutMs });
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as Error).message).toMatch(/committed/);
-    expect((error as Error).message).toContain(server.url("/slow-load"));
-    const { pages: open } = await adapter.execute(handle, { op: "pages" });
-    expect(open.map((page) => page.url)).toContain(server.url("/slow-load"));
+    expect((error as Error).message).toContain(browser.server.url("/slow-load"));
+    const { pages: open } = await browser.adapter.execute(browser.handle, { op: "pages" });
+    expect(open.map((page) => page.url)).toContain(browser.server.url("/slow-load"));
   });
 
   it("a navigate whose request reached the server but was never answered is unknown", async () => {
-    const error = await failure({ op: "navigate", url: server.url("/hold-page"), timeoutMs: refusedTimeoutMs });
+    const error = await failure({ op: "navigate", url: browser.server.url("/hold-page"), timeoutMs: refusedTimeoutMs });
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as Error).message).toMatch(/request may already have reached the server/);
-    expect(server.requests).toContain("GET /hold-page");
+    expect(browser.server.requests).toContain("GET /hold-page");
   });
 
   it("an expression that started running and threw is unknown; one that never compiled failed", async () => {
@@ -129,11 +115,11 @@ describe("input that cannot have reached the page failed", () => {
   for (const [what, command] of refused) {
     it(`${what} is a timeout, not unknown, and sent nothing`, async () => {
       await onForm();
-      const requestsBefore = server.requests.length;
+      const requestsBefore = browser.server.requests.length;
       const error = await failure(command);
       expect(error).toBeInstanceOf(TimeoutError);
       expect(isOutcomeUnknownError(error)).toBe(false);
-      expect(server.requests.length).toBe(requestsBefore);
+      expect(browser.server.requests.length).toBe(requestsBefore);
     });
   }
 
@@ -148,10 +134,10 @@ describe("input that cannot have reached the page failed", () => {
     const navigate = await failure({ op: "navigate", url: refusedUrl });
     expect(navigate).toBeInstanceOf(ActionFailedError);
     expect((navigate as Error).message).toMatch(/ERR_CONNECTION_REFUSED/);
-    const before = await adapter.execute(handle, { op: "pages" });
+    const before = await browser.adapter.execute(browser.handle, { op: "pages" });
     const opened = await failure({ op: "newPage", url: refusedUrl });
     expect(opened).toBeInstanceOf(ActionFailedError);
-    const after = await adapter.execute(handle, { op: "pages" });
+    const after = await browser.adapter.execute(browser.handle, { op: "pages" });
     expect(after.pages.length).toBe(before.pages.length);
     expect(after.selectedPageId).toBe(before.selectedPageId);
   });

@@ -1,11 +1,12 @@
 import { ValidationError, isStationBrowserError, type StationBrowserErrorCode } from "../errors.js";
-import type { BrowserCommand, BrowserCommandInput } from "../protocol/commands.js";
+import { commandSchemas, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
 import { safeParseCommand } from "../protocol/parse.js";
 import type { ActionResult, DialogInfo, PageInfo } from "../protocol/results.js";
+import { combineTextChanges, type TextChange } from "../protocol/text-change.js";
 import type { ToolContext } from "./define-tool.js";
 import { failureReply, invalidInputReply, renameField } from "./failure.js";
 import { agentToolLimits } from "./limits.js";
-import { probePage, summarizeChange, type ChangeSummary, type PageProbe } from "./page-probe.js";
+import { summarizeChange, type ChangeSummary } from "./page-probe.js";
 import { addPage, addText, textReply, type ToolReply } from "./reply.js";
 import { CancelledError, isRefusal, type SessionEntry } from "./sessions.js";
 
@@ -65,12 +66,13 @@ export async function runSteps(
 ): Promise<ToolReply> {
   const { backend, options, signal } = context;
   const summarize = options.changeSummaryBytes > 0;
-  const before = summarize ? await probePage(backend, entry.id, { text: true }, signal) : undefined;
   let last: ActionLike | undefined;
-  let after: PageProbe | undefined;
+  // One backend call a step: the engine reports the change in visible text in the action's own result.
+  const changes: (TextChange | undefined)[] = [];
   for (const [index, step] of steps.entries()) {
     try {
-      last = (await backend.execute(entry.id, step.command, signal ? { signal } : {})) as ActionLike;
+      last = (await backend.execute(entry.id, summarize ? withTextChange(step.command) : step.command, signal ? { signal } : {})) as ActionLike;
+      changes.push(last.textChange);
     } catch (error) {
       // Part of the text may have landed before the failure, and no result says where: treat it as a password.
       if (step.typed !== undefined && !nothingTyped(error)) rememberPassword(context, step.typed);
@@ -88,14 +90,13 @@ export async function runSteps(
     const final = index === steps.length - 1;
     // The engine says whether the text may sit in a password field; a result that does not say counts as yes.
     if (step.typed !== undefined && last.sensitive !== false) rememberPassword(context, step.typed);
-    if (final && summarize) after = await probePage(backend, entry.id, { text: true }, signal);
   }
   const extra = last === undefined ? undefined : note?.(last);
   const reply = textReply([`outcome: ok — ${what} in ${entry.alias}${extra === undefined ? "" : `; ${extra}`}`]);
   const facts = last ? actionFacts(last) : { lines: [], page: [] };
   reply.parts.push(...facts.lines.map((text) => ({ kind: "text" as const, text })));
   if (summarize) {
-    const change = describeChange(before, after, last?.navigated === true, options.changeSummaryBytes);
+    const change = describeChange(changes, last?.navigated === true, options.changeSummaryBytes);
     addText(reply, change.headline);
     if (change.lines) facts.page.push(change.lines);
   }
@@ -152,9 +153,15 @@ function describeChallenge(challenge: unknown): string | undefined {
 }
 
 /** The change summary: a headline of ours and the changed lines (website content). */
-function describeChange(before: PageProbe | undefined, after: PageProbe | undefined, navigated: boolean, maxBytes: number): ChangeSummary {
-  if (before?.text === undefined || after?.text === undefined) {
+function describeChange(changes: readonly (TextChange | undefined)[], navigated: boolean, maxBytes: number): ChangeSummary {
+  const known = changes.filter((change): change is TextChange => change !== undefined);
+  if (known.length === 0 || known.length !== changes.length) {
     return { headline: "page text: change not available (the page could not be read before and after)", lines: "" };
   }
-  return summarizeChange(before.text, after.text, maxBytes, navigated);
+  return summarizeChange(combineTextChanges(known), maxBytes, navigated);
+}
+
+/** `command` asking the engine for the change in visible text, when its op can report one. */
+function withTextChange(command: BrowserCommand): BrowserCommand {
+  return "textChange" in commandSchemas[command.op].entries ? ({ ...command, textChange: true } as BrowserCommand) : command;
 }

@@ -121,6 +121,9 @@ type SchemaFits<Method extends keyof ResponseDataMap> = v.InferOutput<(typeof re
 type Assert<Condition extends true> = Condition;
 type ResponseSchemasFit = Assert<{ [Method in keyof ResponseDataMap]: SchemaFits<Method> }[keyof ResponseDataMap]>;
 
+/** An action's change in visible text (`textChange: true`): optional, and checked when present. */
+const textChange = v.optional(v.looseObject({ added: v.array(text), removed: v.array(text), addedCount: count, removedCount: count }));
+
 /** Commands whose result carries data besides (or instead of) `ok: true` (see `src/protocol/results.ts`). */
 const dataResultSchemas: Record<string, v.GenericSchema> = {
   pages: v.looseObject({ pages: v.array(v.looseObject({ pageId: text, url: text })), selectedPageId: text }),
@@ -141,12 +144,12 @@ const dataResultSchemas: Record<string, v.GenericSchema> = {
   challenge: v.looseObject({ state: v.picklist(["none", "challenge", "blocked", "throttled"]), evidence: v.array(text) }),
   traceStop: v.looseObject({ mimeType: text, base64: text }),
   // `sensitive` may be absent (an older worker): callers then treat the text as a password.
-  fill: v.looseObject({ ok: v.literal(true), sensitive: v.optional(v.boolean()) }),
-  type: v.looseObject({ ok: v.literal(true), sensitive: v.optional(v.boolean()) }),
+  fill: v.looseObject({ ok: v.literal(true), sensitive: v.optional(v.boolean()), textChange }),
+  type: v.looseObject({ ok: v.literal(true), sensitive: v.optional(v.boolean()), textChange }),
 };
 
 /** Every other command (navigation, interaction, `waitFor`, `dialog`, …) reports `ok: true`. */
-const ActionLikeResultSchema = v.looseObject({ ok: v.literal(true) });
+const ActionLikeResultSchema = v.looseObject({ ok: v.literal(true), textChange });
 
 /** The schema of a command result for `op` (an unknown op is refused by the worker before this matters). */
 export function commandResultSchema(op: unknown): v.GenericSchema {

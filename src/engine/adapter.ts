@@ -167,7 +167,7 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
     session.assertOpen();
     await session.ready();
     if (signal?.aborted) throw new ActionFailedError(`${parsed.op}: cancelled before it started`);
-    const context: CommandContext = { session, signal, settleMs: this.settleMs };
+    const context: CommandContext = { session, signal, settleMs: this.settleMs, textChange: "textChange" in parsed && parsed.textChange === true };
     const handler = handlers[parsed.op] as CommandHandler<CommandOp>;
     const watch = {
       op: parsed.op,

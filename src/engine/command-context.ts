@@ -3,6 +3,8 @@ import { limits } from "../protocol/limits.js";
 import type { ActionResult, CommandResult } from "../protocol/results.js";
 import { safeTitle, type EngineSession, type PageState } from "./session.js";
 import { sanitizeUrl } from "../protocol/url-policy.js";
+import { diffText } from "../protocol/text-change.js";
+import { probeVisibleText } from "./visible-text.js";
 
 /** What every command handler receives. */
 export interface CommandContext {
@@ -10,6 +12,8 @@ export interface CommandContext {
   signal: AbortSignal | undefined;
   /** Time to let popups and dialogs surface after an action (ms). */
   settleMs: number;
+  /** The command asked for the change in visible text (`textChange: true`). */
+  textChange: boolean;
 }
 
 /** A command handler. */
@@ -41,9 +45,14 @@ export async function runAction(
   const state = session.selected();
   const mark = session.mark();
   const navigationsBefore = state.navigations;
+  const textBefore = context.textChange ? await probeVisibleText(state.page) : undefined;
   await body(state);
   if (context.settleMs > 0) await delay(context.settleMs);
-  return describeOutcome(context, state, mark, navigationsBefore);
+  const result = await describeOutcome(context, state, mark, navigationsBefore);
+  if (textBefore === undefined) return result;
+  const current = session.pages.get(session.selectedPageId) ?? state;
+  const textAfter = await probeVisibleText(current.page);
+  return textAfter === undefined ? result : { ...result, textChange: diffText(textBefore, textAfter) };
 }
 
 /** Builds an {@link ActionResult} relative to a mark taken before the action. */

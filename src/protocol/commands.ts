@@ -23,6 +23,11 @@ import {
  */
 
 const url = nonEmptyString(limits.urlLength, "URL");
+/**
+ * On an action: also report what changed in the selected page's visible
+ * text (`textChange` in the result), computed by the engine before and after.
+ */
+const textChange = v.optional(v.boolean("expected a boolean"));
 const actionTimeout = timeoutMs(limits.actionTimeoutMaxMs);
 const navigationTimeout = timeoutMs(limits.navigationTimeoutMaxMs);
 
@@ -67,25 +72,27 @@ const UploadFileSchema = v.strictObject({
 /** One schema per command, keyed by `op`. */
 export const commandSchemas = {
   // Navigation
-  navigate: plain("navigate", { url, waitUntil, timeoutMs: navigationTimeout }),
-  back: plain("back", { waitUntil, timeoutMs: navigationTimeout }),
-  forward: plain("forward", { waitUntil, timeoutMs: navigationTimeout }),
-  reload: plain("reload", { waitUntil, timeoutMs: navigationTimeout }),
-  newPage: plain("newPage", { url: v.optional(url), timeoutMs: navigationTimeout }),
+  navigate: plain("navigate", { textChange, url, waitUntil, timeoutMs: navigationTimeout }),
+  back: plain("back", { textChange, waitUntil, timeoutMs: navigationTimeout }),
+  forward: plain("forward", { textChange, waitUntil, timeoutMs: navigationTimeout }),
+  reload: plain("reload", { textChange, waitUntil, timeoutMs: navigationTimeout }),
+  newPage: plain("newPage", { textChange, url: v.optional(url), timeoutMs: navigationTimeout }),
   pages: plain("pages", {}),
-  selectPage: plain("selectPage", { pageId }),
-  closePage: plain("closePage", { pageId: v.optional(pageId) }),
+  selectPage: plain("selectPage", { textChange, pageId }),
+  closePage: plain("closePage", { textChange, pageId: v.optional(pageId) }),
 
   // Interaction
-  click: targeted("click", { button: mouseButton, clickCount, modifiers, timeoutMs: actionTimeout }),
-  fill: targeted("fill", { value: boundedString(limits.valueLength, "value"), timeoutMs: actionTimeout }),
+  click: targeted("click", { textChange, button: mouseButton, clickCount, modifiers, timeoutMs: actionTimeout }),
+  fill: targeted("fill", { textChange, value: boundedString(limits.valueLength, "value"), timeoutMs: actionTimeout }),
   type: targeted("type", {
+    textChange,
     text: boundedString(limits.valueLength, "text"),
     delayMs: v.optional(integerIn(0, 1000)),
     timeoutMs: actionTimeout,
   }),
-  press: targeted("press", { key: nonEmptyString(limits.keyLength, "key"), timeoutMs: actionTimeout }),
+  press: targeted("press", { textChange, key: nonEmptyString(limits.keyLength, "key"), timeoutMs: actionTimeout }),
   select: targeted("select", {
+    textChange,
     value: v.union(
       [
         boundedString(limits.valueLength, "option"),
@@ -98,11 +105,12 @@ export const commandSchemas = {
     ),
     timeoutMs: actionTimeout,
   }),
-  check: targeted("check", { timeoutMs: actionTimeout }),
-  uncheck: targeted("uncheck", { timeoutMs: actionTimeout }),
-  hover: targeted("hover", { timeoutMs: actionTimeout }),
-  focus: targeted("focus", { timeoutMs: actionTimeout }),
+  check: targeted("check", { textChange, timeoutMs: actionTimeout }),
+  uncheck: targeted("uncheck", { textChange, timeoutMs: actionTimeout }),
+  hover: targeted("hover", { textChange, timeoutMs: actionTimeout }),
+  focus: targeted("focus", { textChange, timeoutMs: actionTimeout }),
   scroll: targeted("scroll", {
+    textChange,
     deltaX: v.optional(numberIn(-limits.scrollDeltaMax, limits.scrollDeltaMax)),
     deltaY: v.optional(numberIn(-limits.scrollDeltaMax, limits.scrollDeltaMax)),
     timeoutMs: actionTimeout,
@@ -113,10 +121,11 @@ export const commandSchemas = {
     loadState: v.optional(v.picklist(["load", "domcontentloaded", "networkidle"], 'expected "load", "domcontentloaded" or "networkidle"')),
     timeoutMs: timeoutMs(limits.waitFor.timeoutMaxMs),
   }),
-  mouseClick: plain("mouseClick", { ...PointSchema.entries, button: mouseButton, clickCount }),
-  mouseMove: plain("mouseMove", { ...PointSchema.entries, steps: v.optional(integerIn(1, limits.dragStepsMax)) }),
-  drag: plain("drag", { from: TargetSchema, to: TargetSchema, timeoutMs: actionTimeout }),
+  mouseClick: plain("mouseClick", { textChange, ...PointSchema.entries, button: mouseButton, clickCount }),
+  mouseMove: plain("mouseMove", { textChange, ...PointSchema.entries, steps: v.optional(integerIn(1, limits.dragStepsMax)) }),
+  drag: plain("drag", { textChange, from: TargetSchema, to: TargetSchema, timeoutMs: actionTimeout }),
   dragCoordinates: plain("dragCoordinates", {
+    textChange,
     from: PointSchema,
     to: PointSchema,
     steps: v.optional(integerIn(1, limits.dragStepsMax)),
@@ -127,6 +136,7 @@ export const commandSchemas = {
     timeoutMs: v.optional(integerIn(1, limits.dialog.policyMaxMs)),
   }),
   upload: targeted("upload", {
+    textChange,
     files: v.pipe(
       v.array(UploadFileSchema, "expected an array of files"),
       v.minLength(1, "expected at least one file"),

@@ -1,4 +1,5 @@
 import type { CommandOp } from "./commands.js";
+import type { TextChange } from "./text-change.js";
 
 /** A page of the session, as listed by `pages` and reported in `newPages`. */
 export interface PageInfo {
@@ -31,6 +32,11 @@ export interface ActionResult {
   newPages: PageInfo[];
   /** A dialog that appeared during the action. */
   dialog?: DialogInfo;
+  /**
+   * What changed in the selected page's visible text, when the command asked
+   * for it (`textChange: true`) and the page could be read before and after.
+   */
+  textChange?: TextChange;
 }
 
 /** Result of `fill` and `type`. */

@@ -1,3 +1,4 @@
+import { diffText } from "../../src/protocol/text-change.js";
 import { ControlLeaseError, NotFoundError } from "../../src/errors.js";
 import type { ControlState } from "../../src/lifecycle/control.js";
 import type { ManagedSessionInfo } from "../../src/lifecycle/manager.js";
@@ -78,10 +79,13 @@ export function createStubBackend(hooks: StubHooks = {}) {
       const parsed = parseCommand(command);
       calls.push({ method: "execute", sessionId, command: parsed });
       session(sessionId);
+      const textBefore = page.text;
       const hooked = hooks.execute?.(sessionId, parsed, typeof options === "object" ? options : {});
       const answer = hooked ? await hooked : undefined;
       if (answer !== undefined) return answer as never;
-      return (results[parsed.op]?.(parsed) ?? action()) as never;
+      const result = results[parsed.op]?.(parsed) ?? action();
+      // As the engine does: an action asked for its change in visible text gets it in its result.
+      return ("textChange" in parsed && parsed.textChange === true ? { ...(result as object), textChange: diffText(textBefore, page.text) } : result) as never;
     },
     async closeSession(sessionId, options = {}) {
       calls.push({ method: "closeSession", sessionId });

@@ -4,6 +4,7 @@ import { cutUtf8, fenceClose, fenceOpen, utf8Length } from "../../src/agent-tool
 import { Redactor } from "../../src/redact.js";
 import { addPage, renderReply, textReply } from "../../src/agent-tools/reply.js";
 import { summarizeChange } from "../../src/agent-tools/page-probe.js";
+import { combineTextChanges, diffText, textChangeLimits } from "../../src/protocol/text-change.js";
 
 const nonceOf = (text: string) => /<untrusted-page-content nonce="([0-9a-f]+)">/.exec(text)?.[1];
 
@@ -84,15 +85,50 @@ describe("cutUtf8", () => {
 });
 
 describe("summarizeChange", () => {
+  const summarize = (before: string, after: string, maxBytes: number, navigated?: boolean) => summarizeChange(diffText(before, after), maxBytes, navigated);
+
   it("lists added and removed lines, counting repeats, within its byte budget", () => {
-    const summary = summarizeChange("Sign in\nHello\nHello", "Hello\nWrong password\n  Welcome   back ", 1024);
+    const summary = summarize("Sign in\nHello\nHello", "Hello\nWrong password\n  Welcome   back ", 1024);
     expect(summary.headline).toBe("page text: 2 lines added, 2 removed");
     expect(summary.lines.split("\n")).toEqual(["+ Wrong password", "+ Welcome back", "- Sign in", "- Hello"]);
-    expect(summarizeChange("a\nb", "b\na", 1024)).toEqual({ headline: "page text: unchanged", lines: "" });
-    const big = summarizeChange("", Array.from({ length: 500 }, (_, index) => `line ${index} ${"z".repeat(50)}`).join("\n"), 300);
+    expect(summarize("a\nb", "b\na", 1024)).toEqual({ headline: "page text: unchanged", lines: "" });
+    const big = summarize("", Array.from({ length: 500 }, (_, index) => `line ${index} ${"z".repeat(50)}`).join("\n"), 300);
     expect(utf8Length(big.lines)).toBeLessThanOrEqual(300);
     expect(big.headline).toMatch(/500 lines added, 0 removed \(\d+ not shown\)/);
-    const navigated = summarizeChange("Sign in", "Welcome\nInbox\na\nb\nc\nd\ne", 1024, true);
+    const navigated = summarize("Sign in", "Welcome\nInbox\na\nb\nc\nd\ne", 1024, true);
     expect(navigated).toEqual({ headline: "page text: 7 lines added, 1 removed (3 not shown)", lines: "+ Welcome\n+ Inbox\n+ a\n+ b\n+ c" });
+  });
+});
+
+describe("diffText and combineTextChanges", () => {
+  it("bounds the lines it lists and clips long ones, counting all", () => {
+    const change = diffText("", Array.from({ length: 100 }, (_, index) => `${index} ${"y".repeat(400)}`).join("\n"));
+    expect(change.addedCount).toBe(100);
+    expect(change.added).toHaveLength(textChangeLimits.lines);
+    expect(change.added.every((line) => line.length <= textChangeLimits.lineLength && line.endsWith("…"))).toBe(true);
+  });
+
+  it("combines steps into their net change: a line added then removed cancels out", () => {
+    const first = diffText("Form", "Form\nChecking…");
+    const second = diffText("Form\nChecking…", "Form\nSaved");
+    expect(combineTextChanges([first, second])).toEqual({ added: ["Saved"], removed: [], addedCount: 1, removedCount: 0 });
+    const back = diffText("Form\nSaved", "Form");
+    expect(combineTextChanges([first, second, back])).toEqual({ added: [], removed: [], addedCount: 0, removedCount: 0 });
+  });
+
+  it("property: combining the steps of a sequence equals the diff of its ends, when every list fits", () => {
+    const line = fc.constantFrom("a", "b", "c", "d");
+    const page = fc.array(line, { maxLength: 6 }).map((lines) => lines.join("\n"));
+    fc.assert(
+      fc.property(fc.array(page, { minLength: 2, maxLength: 5 }), (pages) => {
+        const steps = pages.slice(1).map((after, index) => diffText(pages[index]!, after));
+        const combined = combineTextChanges(steps);
+        const direct = diffText(pages[0]!, pages[pages.length - 1]!);
+        expect([...combined.added].sort()).toEqual([...direct.added].sort());
+        expect([...combined.removed].sort()).toEqual([...direct.removed].sort());
+        expect([combined.addedCount, combined.removedCount]).toEqual([direct.addedCount, direct.removedCount]);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -245,20 +245,20 @@ describe("calls", () => {
 });
 
 describe("page probes", () => {
-  it("read the visible text with the read-only text command and never run page code, not even after typing", async () => {
+  it("make one backend call per action (the change comes in its result) and never run page code, not even after typing", async () => {
     const stub = createStubBackend();
     const { call } = toolsetOver(stub);
     await call("open");
     const opsOf = (from: number) => stub.calls.slice(from).flatMap((entry) => (entry.command ? [entry.command.op] : []));
     let mark = stub.calls.length;
     const clicked = await call("click", { target: "e1" });
-    expect(opsOf(mark)).toEqual(["text", "click", "text"]);
-    expect(stub.calls.at(-1)!.command).toEqual({ op: "text", maxBytes: 100 * 1024 });
+    expect(opsOf(mark)).toEqual(["click"]);
+    expect(stub.calls.at(-1)!.command).toMatchObject({ op: "click", textChange: true });
     expect(clicked.text).toContain("page text: unchanged");
 
     mark = stub.calls.length;
     await call("type", { target: "e1", text: "hello there" });
-    expect(opsOf(mark)).toEqual(["text", "type", "text"]);
+    expect(opsOf(mark)).toEqual(["type"]);
     expect(stub.calls.some((entry) => entry.command?.op === "evaluate")).toBe(false);
 
     mark = stub.calls.length;
@@ -268,7 +268,7 @@ describe("page probes", () => {
     expect(observed.text).toContain("Only this");
   });
 
-  it("shows the change in visible text between the text probes", async () => {
+  it("shows the change in visible text the action reports", async () => {
     const stub = createStubBackend({
       execute: (_id, command) => {
         if (command.op === "click") stub.page.text = "Welcome\nSigned in as Ada";
@@ -281,6 +281,15 @@ describe("page probes", () => {
     expect(clicked.text).toContain("page text: 1 line added, 1 removed");
     expect(clicked.text).toContain("+ Signed in as Ada");
     expect(clicked.text).toContain("- Sign in");
+  });
+
+  it("says the change is not available when the backend does not report one", async () => {
+    const stub = createStubBackend({
+      execute: (_id, command) => (command.op === "click" ? Promise.resolve({ ok: true, url: stub.page.url, title: stub.page.title, navigated: false, newPages: [] }) : undefined),
+    });
+    const { call } = toolsetOver(stub);
+    await call("open");
+    expect((await call("click", { target: "e1" })).text).toContain("page text: change not available");
   });
 });
 

@@ -212,6 +212,15 @@ describe("malformed answers", () => {
     await expect(client().execute("s1", { op: "type", text: "v" })).rejects.toThrow(/data\.sensitive: Invalid type: Expected boolean/);
   });
 
+  it("passes on an action's textChange and refuses one of the wrong shape", async () => {
+    const action = { ok: true, url: "https://example.test/", title: "Example", navigated: false, newPages: [] };
+    const change = { added: ["Saved"], removed: [], addedCount: 1, removedCount: 0 };
+    worker.answer(dataScript({ ...action, textChange: change }));
+    expect(await client().execute("s1", { op: "click", selector: "a", textChange: true })).toMatchObject({ textChange: change });
+    worker.answer(dataScript({ ...action, textChange: { added: "Saved", removed: [], addedCount: 1, removedCount: 0 } }));
+    await expect(client().execute("s1", { op: "click", selector: "a", textChange: true })).rejects.toThrow(/data\.textChange\.added: Invalid type/);
+  });
+
   it("on a mutation the worker may have acted on, the outcome is unknown; a 4xx page is not", async () => {
     worker.answer(dataScript({ ok: false }));
     const click = await client().execute("s1", { op: "click", selector: "a" }).catch((caught: unknown) => caught);

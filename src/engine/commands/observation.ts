@@ -5,20 +5,10 @@ import { snapshotAccessibility } from "../accessibility.js";
 import { safeTitle } from "../session.js";
 import type { CommandHandlers } from "../command-context.js";
 import { truncateUtf8 } from "../diagnostics-ring.js";
+import { readVisibleText } from "../visible-text.js";
 import { inspectPage } from "../inspect.js";
 import { evaluateAsJson } from "../evaluate-result.js";
 import { captureScreenshot } from "../screenshot.js";
-
-/**
- * Reads the visible text of the main frame: `innerText` of the body, which
- * leaves out hidden elements, scripts, styles and form field values. Runs as
- * a plain function, never the caller's code; a document without a body reads
- * as empty.
- */
-function readVisibleText(): string {
-  const body = document.body;
-  return body ? String(body.innerText) : "";
-}
 
 /** inspect · accessibility · screenshot · text · content · evaluate · diagnostics · challenge */
 export const observationHandlers: CommandHandlers<

@@ -1,0 +1,28 @@
+import type { Page } from "playwright-core";
+
+/**
+ * The visible text of a page's main frame: `innerText` of the body, which
+ * never holds input values. Runs in the page, so it must be self-contained.
+ * A page without a body (a frameset, an image) reads as empty.
+ */
+export function readVisibleText(): string {
+  const body = document.body;
+  return body ? String(body.innerText) : "";
+}
+
+/** Time a change probe may take before the change is reported as not available. */
+const probeTimeoutMs = 2_000;
+
+/**
+ * The visible text for a change summary, or `undefined` when it cannot be
+ * read in time (a page between documents, a closed page). Never throws.
+ */
+export async function probeVisibleText(page: Page): Promise<string | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), probeTimeoutMs)));
+  try {
+    return await Promise.race([page.evaluate(readVisibleText).catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -42,7 +42,7 @@ export async function measureAgentBundle(entry = "src/agent.ts"): Promise<Bundle
   const output = result.outputFiles.find((file) => file.path.endsWith(".js"))!;
   const meta = Object.values(result.metafile.outputs).find((out) => out.entryPoint !== undefined)!;
   const inputs = Object.entries(meta.inputs)
-    .map(([path, { bytesInOutput }]) => ({ path, bytes: bytesInOutput }))
+    .map(([path, { bytesInOutput }]) => ({ path: path.replace(/^.*?(?=node_modules\/)/, ""), bytes: bytesInOutput }))
     .sort((a, b) => b.bytes - a.bytes);
   const byPackage = new Map<string, number>();
   for (const { path, bytes } of inputs) {

@@ -1,17 +1,138 @@
-import { toJsonSchema, type ConversionConfig } from "@valibot/to-json-schema";
 import type * as v from "valibot";
 import { TargetSchema } from "../protocol/target.js";
 import { refSchema, targetJsonSchema } from "./fields.js";
 import type { ToolInputSchema } from "./types.js";
 
-const plain = { errorMode: "ignore" } as const satisfies ConversionConfig;
+/**
+ * valibot → JSON Schema (draft-07) for the schema kinds the tools use. It
+ * gives what `toJsonSchema` of `@valibot/to-json-schema` gives for them
+ * (test/unit/agent-tools-json-schema.test.ts compares the two for every tool)
+ * at a fraction of its bundle size; a kind it does not know throws, so a new
+ * one is caught by that test rather than rendered wrong.
+ */
+
+type Json = Record<string, unknown>;
+/** The parts of a valibot schema or action this converter reads. */
+interface Node {
+  kind: string;
+  type: string;
+  pipe?: Node[];
+  entries?: Record<string, Node>;
+  item?: Node;
+  wrapped?: Node;
+  options?: unknown[];
+  literal?: unknown;
+  default?: unknown;
+  requirement?: unknown;
+  description?: string;
+}
+
+const flatten = (pipe: Node[]): Node[] => pipe.flatMap((item) => (item.pipe ? flatten(item.pipe) : [item]));
+const lower = (current: unknown, value: number) => (typeof current === "number" ? Math.max(current, value) : value);
+const upper = (current: unknown, value: number) => (typeof current === "number" ? Math.min(current, value) : value);
+
+/** Actions that render; others (finite, checks, transforms) add nothing, as in `toJsonSchema`. */
+function applyAction(json: Json, action: Node): void {
+  const requirement = action.requirement as number;
+  const items = json.type === "array";
+  switch (action.type) {
+    case "description":
+      json.description = action.description;
+      break;
+    case "regex":
+      json.pattern = (action.requirement as RegExp).source;
+      break;
+    case "integer":
+      json.type = "integer";
+      break;
+    case "min_length":
+      if (items) json.minItems = lower(json.minItems, requirement);
+      else json.minLength = lower(json.minLength, requirement);
+      break;
+    case "max_length":
+      if (items) json.maxItems = upper(json.maxItems, requirement);
+      else json.maxLength = upper(json.maxLength, requirement);
+      break;
+    case "min_value":
+      json.minimum = lower(json.minimum, requirement);
+      break;
+    case "max_value":
+      json.maximum = upper(json.maximum, requirement);
+      break;
+  }
+}
+
+function convert(node: Node, lazy: () => Json): Json {
+  if (node.pipe) {
+    const [schema, ...actions] = flatten(node.pipe);
+    const json = convert(schema!, lazy);
+    for (const action of actions) {
+      if (action.kind === "schema") throw new Error("a pipe with more than one schema has no JSON Schema here");
+      applyAction(json, action);
+    }
+    return json;
+  }
+  const json: Json = {};
+  switch (node.type) {
+    case "boolean":
+    case "number":
+    case "string":
+      json.type = node.type;
+      break;
+    case "array":
+      json.type = "array";
+      json.items = convert(node.item!, lazy);
+      break;
+    case "object":
+    case "strict_object": {
+      const properties: Json = {};
+      const required: string[] = [];
+      for (const [key, entry] of Object.entries(node.entries!)) {
+        properties[key] = convert(entry, lazy);
+        if (entry.type !== "optional" && entry.type !== "exact_optional") required.push(key);
+      }
+      Object.assign(json, { type: "object", properties, required });
+      if (node.type === "strict_object") json.additionalProperties = false;
+      break;
+    }
+    case "optional":
+    case "exact_optional": {
+      const wrapped = convert(node.wrapped!, lazy);
+      if (node.default !== undefined) wrapped.default = typeof node.default === "function" ? node.default() : node.default;
+      return wrapped;
+    }
+    case "literal":
+      json.const = node.literal;
+      break;
+    case "picklist": {
+      const options = node.options!;
+      json.enum = options;
+      if (options.every((option) => typeof option === "string")) json.type = "string";
+      else if (options.every((option) => typeof option === "number")) json.type = "number";
+      else json.type = ["string", "number"];
+      break;
+    }
+    case "union":
+      json.anyOf = (node.options as Node[]).map((option) => convert(option, lazy));
+      break;
+    case "variant":
+      json.oneOf = (node.options as Node[]).map((option) => convert(option, lazy));
+      break;
+    case "lazy":
+      return { ...lazy() };
+    default:
+      throw new Error(`the "${node.type}" schema has no JSON Schema here`);
+  }
+  return json;
+}
+
+const noLazy = (): Json => {
+  throw new Error("a lazy schema has no JSON Schema here");
+};
 
 /** JSON Schema of a target field (the tools' only lazy schema). */
-function targetSchema(): Record<string, unknown> {
-  const strip = ({ $schema: _schema, ...rest }: Record<string, unknown>) => rest;
-  const convert = (schema: v.GenericSchema) => strip(toJsonSchema(schema, plain) as Record<string, unknown>);
-  return targetJsonSchema(convert(refSchema()), convert(TargetSchema));
-}
+const targetSchema = (): Json =>
+  targetJsonSchema(convert(refSchema() as unknown as Node, noLazy), convert(TargetSchema as unknown as Node, noLazy));
 
 /**
  * The JSON Schema (draft-07) of a tool's valibot input schema, as models and
@@ -19,13 +140,6 @@ function targetSchema(): Record<string, unknown> {
  * locator object".
  */
 export function toInputSchema(schema: v.GenericSchema): ToolInputSchema {
-  let target: Record<string, unknown> | undefined;
-  const json = toJsonSchema(schema, {
-    ...plain,
-    overrideSchema: (context) => (context.valibotSchema.type === "lazy" ? (target ??= targetSchema()) : undefined),
-  }) as Record<string, unknown>;
-  const { $schema: _schema, $defs: definitions, ...rest } = json;
-  // The converter pre-registers lazy schemas as definitions; keep them only if something refers to them.
-  const keep = definitions !== undefined && JSON.stringify(rest).includes('"$ref"');
-  return { ...(rest as ToolInputSchema), ...(keep ? { $defs: definitions } : {}) };
+  let target: Json | undefined;
+  return convert(schema as unknown as Node, () => (target ??= targetSchema())) as ToolInputSchema;
 }

@@ -1,4 +1,3 @@
-import ky, { isHTTPError, type Input, type KyInstance, type RetryOptions } from "ky";
 import * as v from "valibot";
 import {
   ActionFailedError,
@@ -26,7 +25,7 @@ const commandMarginMs = 15_000;
 /** Longest piece of server-provided text quoted in an error message. */
 const quoteLimit = 2000;
 
-/** One HTTP answer, read in full before ky sees it. */
+/** One HTTP answer, read in full. */
 interface Answer {
   status: number;
   contentType: string;
@@ -65,7 +64,9 @@ interface Attempt {
 }
 
 /**
- * The HTTP side of {@link BrowserUseClient}: one POST per call through ky,
+ * The HTTP side of {@link BrowserUseClient}: one POST per call through the
+ * given `fetch` (a small loop of its own rather than ky, which weighed 14 KB
+ * of the `/agent` bundle for one POST and a retry),
  * with redirects refused, reads retried, mutations never retried, bounded
  * bodies, one deadline per call and every failure mapped into the package's
  * error family. The API key is scrubbed from every message it builds, in
@@ -76,20 +77,14 @@ export class WorkerTransport {
   readonly #options: ResolvedBrowserUseClientOptions;
   /** Hides the API key in every form a worker or a network error may quote it in. */
   readonly #redactor = new Redactor();
-  private readonly http: KyInstance;
+  private readonly headers: Record<string, string>;
   private readonly url: string;
 
   constructor(options: ResolvedBrowserUseClientOptions) {
     this.#options = options;
     this.#redactor.add(options.apiKey, "[redacted]");
     this.url = options.baseUrl + workerRoute(options.stationId, options.operator ? "operator" : "tenant");
-    this.http = ky.create({
-      redirect: "manual",
-      timeout: false,
-      retry: 0,
-      throwHttpErrors: false,
-      headers: { authorization: `Bearer ${options.apiKey}`, accept: "application/json", "content-type": "application/json" },
-    });
+    this.headers = { authorization: `Bearer ${options.apiKey}`, accept: "application/json", "content-type": "application/json" };
   }
 
   /** Sends `body`, returns its validated `data`. Throws a package error for every failure. */
@@ -126,19 +121,9 @@ export class WorkerTransport {
     const read = readMethods.has(context.method);
     const attempt: Attempt = { context, read, signal, sent: false, timeoutMs };
     try {
-      await this.http.post(this.url, {
-        body: json,
-        signal,
-        fetch: (input, init) => this.fetchOnce(attempt, input, init),
-        retry: read ? this.readRetry(signal) : 0,
-        // A worker that is draining says so (503 `draining`): final, not retried.
-        throwHttpErrors: read ? (status: number) => retryStatuses.includes(status) && !attempt.answer?.draining : false,
-      });
+      await this.exchange(attempt, json);
     } catch (error) {
-      // A read whose retries ended on 502/503/504: its last answer is interpreted like any other.
-      if (!isHTTPError(error) || attempt.answer === undefined) {
-        throw this.transportFailure(attempt, error, deadline.signal.aborted && !callerSignal?.aborted);
-      }
+      throw this.transportFailure(attempt, error, deadline.signal.aborted && !callerSignal?.aborted);
     } finally {
       clearTimeout(timer);
     }
@@ -175,26 +160,34 @@ export class WorkerTransport {
     return json;
   }
 
-  /** Retries of a read: POST is not among ky's default retry methods, so it is named here, and only here. */
-  private readRetry(signal: AbortSignal): RetryOptions {
+  /**
+   * The POST, and for a read its retries: after a network failure or a
+   * 502/503/504 (not a draining worker's 503, which is final), waiting
+   * `delayMs` doubled per retry up to `maxDelayMs`. Our own refusals (a
+   * redirect, an oversize answer) and cancellations are final; so is every
+   * failure of a mutation. A read whose retries end on 502/503/504 leaves its
+   * last answer in `attempt.answer`, interpreted like any other.
+   */
+  private async exchange(attempt: Attempt, json: string): Promise<void> {
     const { limit, delayMs, maxDelayMs } = this.#options.retry;
-    return {
-      limit,
-      methods: ["post"],
-      statusCodes: retryStatuses,
-      afterStatusCodes: [],
-      backoffLimit: maxDelayMs,
-      delay: (attemptCount) => Math.min(delayMs * 2 ** (attemptCount - 1), maxDelayMs),
-      // Our own refusals (a redirect, an oversize answer) and cancellations are final.
-      shouldRetry: ({ error }) => (isStationBrowserError(error) || signal.aborted ? false : undefined),
-    };
+    for (let retry = 0; ; retry++) {
+      const last = !attempt.read || retry >= limit;
+      try {
+        const request = new Request(this.url, { method: "POST", headers: this.headers, body: json, signal: attempt.signal, redirect: "manual" });
+        const answer = await this.fetchOnce(attempt, request);
+        if (last || answer.draining || !retryStatuses.includes(answer.status)) return;
+      } catch (error) {
+        if (last || isStationBrowserError(error) || attempt.signal.aborted) throw error;
+      }
+      await pause(Math.min(delayMs * 2 ** retry, maxDelayMs), attempt.signal);
+    }
   }
 
   /** One fetch: refuses redirects and reads the whole body (bounded), so a body cut off counts as a network error. */
-  private async fetchOnce(attempt: Attempt, input: Input, init?: RequestInit): Promise<Response> {
+  private async fetchOnce(attempt: Attempt, request: Request): Promise<Answer> {
     attempt.signal.throwIfAborted();
     attempt.sent = true;
-    const response = await this.#options.fetch(input, init);
+    const response = await this.#options.fetch(request);
     if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
       void response.body?.cancel().catch(() => undefined);
       const status = response.status === 0 ? "an opaque redirect" : `HTTP ${response.status}`;
@@ -213,13 +206,12 @@ export class WorkerTransport {
         ? new PayloadTooLargeError(`${attempt.context.method}: the worker's answer is ${reason} (${describeCall(attempt.context)})`)
         : this.unreadable(attempt.context, response.status, reason);
     }
-    attempt.answer = {
+    return (attempt.answer = {
       status: response.status,
       contentType: response.headers.get("content-type") ?? "no content type",
       text,
       draining: response.status === 503 && isDrainingAnswer(text),
-    };
-    return new Response(null, { status: response.status });
+    });
   }
 
   private interpret(context: CallContext, answer: Answer): unknown {
@@ -281,6 +273,21 @@ export class WorkerTransport {
     const scrubbed = this.#redactor.apply(text);
     return scrubbed.length > limit ? `${scrubbed.slice(0, limit)}…` : scrubbed;
   }
+}
+
+/** Waits `ms`, or rejects with the signal's reason when it aborts first. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
 }
 
 /**

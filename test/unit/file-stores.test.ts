@@ -362,6 +362,62 @@ console.log(JSON.stringify({ code }));
     expect(isJournalError(await rejection(store.writeCheckpoints([])))).toBe(true);
   });
 
+  it("drops a torn last line (and one whose checksum fails), then appends after the last whole line", async () => {
+    const path = join(directory, "journal.jsonl");
+    const store = createFileStateStore(directory);
+    await store.open({});
+    await store.appendJournal!([entry(1, { outcome: "pending" })], { durable: true });
+    await store.appendJournal!([entry(1)], { durable: false });
+    await store.appendJournal!([entry(2, { outcome: "pending" })], { durable: true });
+    await store.close();
+    const whole = await readFile(path, "utf8");
+
+    // A write cut off by a crash: no newline at the end.
+    await writeFile(path, `${whole}0123456789abcdef {"seq":3,"op":"na`);
+    expect((await store.open({})).journal).toEqual([entry(1), entry(2, { outcome: "pending" })]);
+    expect(await readFile(path, "utf8")).toBe(whole);
+    await store.appendJournal!([entry(3)], { durable: true });
+    await store.close();
+    expect((await store.open({})).journal).toEqual([entry(1), entry(2, { outcome: "pending" }), entry(3)]);
+    await store.close();
+
+    // A whole last line whose checksum does not match its JSON.
+    const withThree = await readFile(path, "utf8");
+    await writeFile(path, `${withThree}0000000000000000 ${JSON.stringify(entry(4))}\n`);
+    expect((await store.open({})).journal.map((kept) => kept.seq)).toEqual([1, 2, 3]);
+    expect(await readFile(path, "utf8")).toBe(withThree);
+    await store.close();
+  });
+
+  it("converts a journal.json of an earlier version once", async () => {
+    const seed = createFileStateStore(directory);
+    await seed.open({});
+    await seed.close();
+    await rm(join(directory, "journal.jsonl"));
+    await writeFile(join(directory, "journal.json"), JSON.stringify([entry(1), entry(2, { outcome: "pending" })]));
+
+    const store = createFileStateStore(directory);
+    expect((await store.open({})).journal).toEqual([entry(1), entry(2, { outcome: "pending" })]);
+    expect(existsSync(join(directory, "journal.json"))).toBe(false);
+    await store.appendJournal!([entry(3)], { durable: true });
+    await store.close();
+    expect((await store.open({})).journal.map((kept) => kept.seq)).toEqual([1, 2, 3]);
+    await store.close();
+  });
+
+  it("keeps what is appended while a compaction runs", async () => {
+    const store = createFileStateStore(directory);
+    await store.open({});
+    await store.appendJournal!([entry(1), entry(2, { outcome: "pending" }), entry(3)], { durable: true });
+    // The compaction drops entry 1; entry 2's finish and entry 4 are appended while it writes its new file.
+    const compaction = store.writeJournal([entry(2, { outcome: "pending" }), entry(3)]);
+    const appends = [store.appendJournal!([entry(2)], { durable: false }), store.appendJournal!([entry(4, { outcome: "pending" })], { durable: true })];
+    await Promise.all([compaction, ...appends]);
+    await store.close();
+    expect((await store.open({})).journal).toEqual([entry(2), entry(3), entry(4, { outcome: "pending" })]);
+    await store.close();
+  });
+
   it("removes temporary files an interrupted write left behind", async () => {
     const store = createFileStateStore(directory);
     await store.open({});

@@ -389,7 +389,8 @@ export class BrowserSessionManager implements BrowserBackend {
     } finally {
       if (session.running?.controller === controller) session.running = undefined;
       session.lastActionAt = this.options.clock.now();
-      await this.journal.finish(seq, outcome, errorCode);
+      // Not awaited: the answer does not wait for the finish record (see Journal.finish).
+      this.journal.finish(seq, outcome, errorCode);
       this.events.emit("action-finish", {
         sessionId,
         seq,

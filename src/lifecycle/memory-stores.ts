@@ -10,13 +10,27 @@ import type { Checkpoint, JournalEntry, RecordingMeta, RecordingStore, StateStor
  * ```
  */
 export function createMemoryStateStore(): StateStore {
-  let state: StoredState = { journal: [], checkpoints: [] };
+  let state: Omit<StoredState, "journal"> = { checkpoints: [] };
+  let journal: JournalEntry[] = [];
   return {
     async open() {
-      return { journal: [...state.journal], checkpoints: [...state.checkpoints], ...(state.ledger ? { ledger: structuredClone(state.ledger) } : {}) };
+      return {
+        journal: journal.map((entry) => ({ ...entry })),
+        checkpoints: [...state.checkpoints],
+        ...(state.ledger ? { ledger: structuredClone(state.ledger) } : {}),
+      };
     },
     async writeJournal(entries: readonly JournalEntry[]) {
-      state = { ...state, journal: entries.map((entry) => ({ ...entry })) };
+      journal = entries.map((entry) => ({ ...entry }));
+    },
+    async appendJournal(entries: readonly JournalEntry[]) {
+      for (const entry of entries) {
+        // Searched from the newest: an action's finish is usually near the end.
+        let index = journal.length - 1;
+        while (index >= 0 && journal[index]!.seq !== entry.seq) index--;
+        if (index >= 0) journal[index] = { ...entry };
+        else journal.push({ ...entry });
+      }
     },
     async writeCheckpoints(checkpoints: readonly Checkpoint[]) {
       state = { ...state, checkpoints: [...checkpoints] };

@@ -74,8 +74,20 @@ export interface StateStore {
    * @throws when another live owner holds the root, or the root belongs to another tenant.
    */
   open(owner: { tenantId?: string }): Promise<StoredState>;
-  /** Replaces the journal atomically; on failure the previous journal is intact. */
+  /**
+   * Replaces the journal atomically; on failure the previous journal is
+   * intact. With {@link appendJournal}, this is the compaction: entries
+   * appended after the call are kept after the replacement.
+   */
   writeJournal(entries: readonly JournalEntry[]): Promise<void>;
+  /**
+   * Appends entries, each whole as it is now: on reading, a later entry with
+   * the same `seq` supersedes an earlier one. With `durable`, resolves once
+   * they survive a crash; without, once written (a crash may lose them).
+   * Appends and replacements apply in call order. Optional: without it each
+   * change replaces the journal with {@link writeJournal}.
+   */
+  appendJournal?(entries: readonly JournalEntry[], options: { durable: boolean }): Promise<void>;
   /** Replaces the checkpoints atomically. */
   writeCheckpoints(checkpoints: readonly Checkpoint[]): Promise<void>;
   /**

@@ -3,12 +3,13 @@ import { join, resolve } from "node:path";
 import { JournalError, ValidationError } from "../errors.js";
 import type { PendingRelease } from "../lifecycle/ledger.js";
 import type { Checkpoint, JournalEntry, StateStore, StoredLedger, StoredState, StoredUncertainOpening } from "../lifecycle/stores.js";
-import { readJsonFile, writeFileAtomically } from "./atomic-file.js";
+import { readJsonFile, syncDirectory, writeFileAtomically } from "./atomic-file.js";
+import { appendJournalLines, compactJournalFile, journalLine, readJournalFile, syncJournalFile } from "./journal-file.js";
 import { claimOwnerLock, type OwnerLock } from "./owner-lock.js";
 
 const field = "options.stateRootDir";
 /** Temporary files an interrupted write of this store leaves behind. */
-const leftoverPattern = /^(?:root|journal|checkpoints)\.json\.\d+\.[0-9a-f]+\.tmp$/;
+const leftoverPattern = /^(?:root|journal|checkpoints)\.jsonl?\.\d+\.[0-9a-f]+\.tmp$/;
 
 /** `root.json`: what the state root is for. */
 interface RootDescription {
@@ -35,9 +36,13 @@ async function readRecords(path: string, isValid: (value: Record<string, unknown
 
 /**
  * A state store in a directory, for Node: `owner.lock` (one live owner at a
- * time), `root.json` (the tenant the root was created for), `journal.json` and
- * `checkpoints.json` and `ledger.json` (uncertain opens, unconfirmed releases), each replaced atomically (temporary file, fsync, rename,
- * directory fsync) so a failed write leaves the previous file intact.
+ * time), `root.json` (the tenant the root was created for), `journal.jsonl`
+ * (see `journal-file.ts`: appended, a start synced before it resolves, a
+ * finish not; compacted by a replacement) and `checkpoints.json` and
+ * `ledger.json` (uncertain opens, unconfirmed releases), each replaced
+ * atomically (temporary file, fsync, rename, directory fsync) so a failed
+ * write leaves the previous file intact. A `journal.json` of an earlier
+ * version is converted once, when the root is opened.
  *
  * A lock left by a process that is gone (or whose pid was recycled) is taken
  * over; a lock held by a live process, this one included, is refused. Writes
@@ -57,12 +62,17 @@ export function createFileStateStore(stateRootDir: string): StateStore {
   const paths = {
     lock: join(root, "owner.lock"),
     root: join(root, "root.json"),
-    journal: join(root, "journal.json"),
+    journal: join(root, "journal.jsonl"),
+    legacyJournal: join(root, "journal.json"),
     checkpoints: join(root, "checkpoints.json"),
     ledger: join(root, "ledger.json"),
   };
   let lock: OwnerLock | undefined;
   let writes: Promise<void> = Promise.resolve();
+  /** Compactions one after another, so the last one asked for is the one that stays. */
+  let compactions: Promise<void> = Promise.resolve();
+  /** Lines appended since each compaction in progress was asked for (they go into its new file too). */
+  const compactionTails = new Set<string[]>();
 
   async function removeLeftovers(): Promise<void> {
     for (const name of await readdir(root)) {
@@ -73,7 +83,7 @@ export function createFileStateStore(stateRootDir: string): StateStore {
   async function checkTenant(tenantId: string | undefined): Promise<void> {
     const stored = await readJsonFile(paths.root, field);
     if (stored === undefined) {
-      const holdsState = (await readdir(root)).some((name) => name === "journal.json" || name === "checkpoints.json" || name === "ledger.json");
+      const holdsState = (await readdir(root)).some((name) => name === "journal.json" || name === "journal.jsonl" || name === "checkpoints.json" || name === "ledger.json");
       if (holdsState) throw new ValidationError(field, `${root} holds state but no root.json; refusing to adopt it`);
       const description: RootDescription = { version: 1, ...(tenantId === undefined ? {} : { tenantId }), createdAt: new Date().toISOString() };
       await writeFileAtomically(paths.root, `${JSON.stringify(description, null, 2)}\n`);
@@ -86,17 +96,37 @@ export function createFileStateStore(stateRootDir: string): StateStore {
     if (stored.tenantId !== tenantId) throw new ValidationError("options.tenantId", "state root belongs to another tenant");
   }
 
+  function assertOpen(): void {
+    if (!lock) throw new JournalError(`The state store at ${root} is not open`);
+  }
+
   /** Runs writes one after another, in call order, each only while the lock is still ours. */
-  function enqueueWrite(path: string, text: string): Promise<void> {
+  function enqueue(path: string, write: () => Promise<void>): Promise<void> {
     const run = writes.then(async () => {
-      if (!lock) throw new JournalError(`The state store at ${root} is not open`);
-      if (!(await lock.isHeld())) {
+      assertOpen();
+      if (!(await lock!.isHeld())) {
         throw new JournalError(`${paths.lock} no longer belongs to this process; refusing to write ${path}`);
       }
-      await writeFileAtomically(path, text);
+      await write();
     });
     writes = run.catch(() => undefined);
     return run;
+  }
+
+  const enqueueWrite = (path: string, text: string) => enqueue(path, () => writeFileAtomically(path, text));
+
+  /** The journal, converted from an earlier version's `journal.json` once; the file exists afterwards. */
+  async function readJournal(): Promise<JournalEntry[]> {
+    const current = await readJournalFile(paths.journal, field);
+    if (current) {
+      await rm(paths.legacyJournal, { force: true }); // left by a conversion cut off after its rename
+      return current;
+    }
+    const legacy = (await readRecords(paths.legacyJournal, (entry) => typeof entry.seq === "number" && typeof entry.op === "string")) as unknown as JournalEntry[];
+    await writeFileAtomically(paths.journal, legacy.map(journalLine).join(""));
+    await rm(paths.legacyJournal, { force: true });
+    await syncDirectory(root);
+    return legacy;
   }
 
   return {
@@ -110,7 +140,7 @@ export function createFileStateStore(stateRootDir: string): StateStore {
       try {
         await removeLeftovers();
         await checkTenant(owner.tenantId);
-        const journal = await readRecords(paths.journal, (entry) => typeof entry.seq === "number" && typeof entry.op === "string");
+        const journal = await readJournal();
         const checkpoints = await readRecords(paths.checkpoints, (checkpoint) => typeof checkpoint.id === "string");
         const owed = await readRecords(
           paths.ledger,
@@ -123,7 +153,7 @@ export function createFileStateStore(stateRootDir: string): StateStore {
           uncertain: owed.filter((item) => item.kind === "uncertain").map(({ kind: _kind, ...item }) => item as unknown as StoredUncertainOpening),
           pending: owed.filter((item) => item.kind === "pending").map(({ kind: _kind, ...item }) => item as unknown as PendingRelease),
         };
-        return { journal: journal as unknown as JournalEntry[], checkpoints: checkpoints as unknown as Checkpoint[], ledger };
+        return { journal, checkpoints: checkpoints as unknown as Checkpoint[], ledger };
       } catch (error) {
         await claimed.release().catch(() => undefined);
         throw error;
@@ -131,8 +161,30 @@ export function createFileStateStore(stateRootDir: string): StateStore {
     },
 
     async writeJournal(entries: readonly JournalEntry[]): Promise<void> {
+      assertOpen();
       // Serialised now, so later changes by the caller do not leak into this write.
-      await enqueueWrite(paths.journal, JSON.stringify(entries));
+      const text = entries.map(journalLine).join("");
+      const tail: string[] = [];
+      compactionTails.add(tail);
+      const previous = compactions;
+      const run = (async () => {
+        await previous;
+        await compactJournalFile(paths.journal, text, () => tail.splice(0).join(""), (step) =>
+          enqueue(paths.journal, async () => {
+            await step();
+            compactionTails.delete(tail);
+          }),
+        );
+      })().finally(() => compactionTails.delete(tail));
+      compactions = run.catch(() => undefined);
+      await run;
+    },
+
+    async appendJournal(entries: readonly JournalEntry[], options: { durable: boolean }): Promise<void> {
+      assertOpen();
+      const text = entries.map(journalLine).join("");
+      for (const tail of compactionTails) tail.push(text);
+      await enqueue(paths.journal, () => appendJournalLines(paths.journal, text, options.durable));
     },
 
     async writeCheckpoints(checkpoints: readonly Checkpoint[]): Promise<void> {
@@ -150,8 +202,11 @@ export function createFileStateStore(stateRootDir: string): StateStore {
     async close(): Promise<void> {
       const held = lock;
       if (!held) return;
+      await compactions;
       await writes;
       if (lock !== held) return; // a concurrent close got there first
+      // Finishes are appended without a sync; a clean close makes them durable.
+      await syncJournalFile(paths.journal).catch(() => undefined);
       lock = undefined;
       await held.release();
     },

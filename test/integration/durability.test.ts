@@ -114,9 +114,15 @@ describe("durable journal (real Chromium, real processes)", () => {
       const { id } = await manager.open();
       await manager.perform(id, "navigate", server.url("/index.html"));
       await manager.perform(id, "evaluate", "1");
-      const before = await readFile(join(stateRootDir, "journal.json"), "utf8");
+      const journalPath = join(stateRootDir, "journal.jsonl");
+      // Two starts and two finishes; a finish is written after the answer, so wait for the fourth line.
+      await expect.poll(async () => (await readFile(journalPath, "utf8")).split("\n").filter(Boolean).length).toBe(4);
+      const before = await readFile(journalPath, "utf8");
       if (asRoot) execFileSync("mount", ["-o", "remount,ro", stateRootDir]);
-      else execFileSync("chmod", ["555", stateRootDir]);
+      else {
+        execFileSync("chmod", ["444", journalPath]); // an existing file stays writable in a read-only directory
+        execFileSync("chmod", ["555", stateRootDir]);
+      }
 
       const hits = () => server.requests.filter((request) => request === "GET /download").length;
       const hitsBefore = hits();
@@ -128,14 +134,17 @@ describe("durable journal (real Chromium, real processes)", () => {
       expect(hits()).toBe(hitsBefore);
       await expect(manager.execute(id, { op: "pages" })).rejects.toBeInstanceOf(JournalError);
       await expect(manager.open()).rejects.toBeInstanceOf(JournalError);
-      expect(await readFile(join(stateRootDir, "journal.json"), "utf8")).toBe(before);
+      expect(await readFile(journalPath, "utf8")).toBe(before);
       expect((await manager.audit()).map((entry) => entry.op)).toEqual(["navigate", "evaluate"]);
     } finally {
       try {
         await manager.close();
       } finally {
         if (mounted) execFileSync("umount", [stateRootDir]);
-        else if (!asRoot) execFileSync("chmod", ["755", stateRootDir]);
+        else if (!asRoot) {
+          execFileSync("chmod", ["755", stateRootDir]);
+          execFileSync("chmod", ["644", join(stateRootDir, "journal.jsonl")]);
+        }
         mounted = false;
       }
     }

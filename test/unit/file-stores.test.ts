@@ -53,6 +53,12 @@ async function rejection(promise: Promise<unknown>): Promise<Error> {
   throw new Error("expected a rejection");
 }
 
+/** The journal's lines as entries (checksums not checked: the store's reader is what is under test elsewhere). */
+async function journalLines(root: string): Promise<JournalEntry[]> {
+  const text = await readFile(join(root, "journal.jsonl"), "utf8");
+  return text.split("\n").filter(Boolean).map((line) => JSON.parse(line.slice(17)) as JournalEntry);
+}
+
 async function temporaryFiles(root: string): Promise<string[]> {
   return (await readdir(root)).filter((name) => /\.(tmp|stale|takeover)$/.test(name));
 }
@@ -235,10 +241,28 @@ describe("createFileStateStore", () => {
     expect(existsSync(join(directory, "owner.lock"))).toBe(false);
   });
 
-  it("names a corrupt journal, leaves it untouched and releases the lock", async () => {
+  it("names a damaged journal line before the last, leaves the file untouched and releases the lock", async () => {
+    const owner = createFileStateStore(directory);
+    await owner.open({});
+    await owner.appendJournal!([entry(1), entry(2)], { durable: true });
+    await owner.close();
+    const path = join(directory, "journal.jsonl");
+    const [first, second] = (await readFile(path, "utf8")).split("\n");
+    const damaged = `${first!.replace('"navigate"', '"navigatf"')}\n${second}\n`;
+    await writeFile(path, damaged);
+
+    const error = await rejection(createFileStateStore(directory).open({}));
+    expect(isValidationError(error)).toBe(true);
+    expect(error.message).toContain(`${path}: line 1 is damaged`);
+    expect(await readFile(path, "utf8")).toBe(damaged);
+    expect(existsSync(join(directory, "owner.lock"))).toBe(false);
+  });
+
+  it("names a corrupt journal.json of an earlier version, leaves it untouched and releases the lock", async () => {
     const owner = createFileStateStore(directory);
     await owner.open({});
     await owner.close();
+    await rm(join(directory, "journal.jsonl"));
     await writeFile(join(directory, "journal.json"), "[{ not json");
 
     const error = await rejection(createFileStateStore(directory).open({}));
@@ -253,7 +277,7 @@ describe("createFileStateStore", () => {
     await seed.open({});
     await seed.writeJournal([entry(1)]);
     await seed.close();
-    const before = await readFile(join(directory, "journal.json"), "utf8");
+    const before = await readFile(join(directory, "journal.jsonl"), "utf8");
 
     // A child limited to 4 KiB files (`ulimit -f 8`, 512-byte blocks) writes a ~40 KiB journal: EFBIG mid-write.
     const script = join(directory, "..", `${directory.split("/").at(-1)}-child.mts`);
@@ -280,7 +304,7 @@ console.log(JSON.stringify({ code }));
     } finally {
       await rm(script, { force: true });
     }
-    expect(await readFile(join(directory, "journal.json"), "utf8")).toBe(before);
+    expect(await readFile(join(directory, "journal.jsonl"), "utf8")).toBe(before);
     expect(await temporaryFiles(directory)).toEqual([]);
     expect(existsSync(join(directory, "owner.lock"))).toBe(false);
   });
@@ -290,12 +314,13 @@ console.log(JSON.stringify({ code }));
     await store.open({});
     await store.writeCheckpoints([checkpoint]);
     // A directory in the journal's place: the temporary file is written in full, then rename() fails (EISDIR).
-    await mkdir(join(directory, "journal.json"));
-    await writeFile(join(directory, "journal.json", "keep"), "kept");
+    await rm(join(directory, "journal.jsonl"));
+    await mkdir(join(directory, "journal.jsonl"));
+    await writeFile(join(directory, "journal.jsonl", "keep"), "kept");
 
     const error = await rejection(store.writeJournal([entry(1)]));
     expect((error as NodeJS.ErrnoException).code).toMatch(/^(EISDIR|ENOTEMPTY|EEXIST)$/);
-    expect(await readFile(join(directory, "journal.json", "keep"), "utf8")).toBe("kept");
+    expect(await readFile(join(directory, "journal.jsonl", "keep"), "utf8")).toBe("kept");
     expect(await temporaryFiles(directory)).toEqual([]);
     // The store goes on: another file still writes.
     await store.writeCheckpoints([]);
@@ -311,7 +336,7 @@ console.log(JSON.stringify({ code }));
       Array.from({ length: 8 - index }, (_, seq) => entry(seq + 1, { detail: "x".repeat(100_000 * (8 - index)) })),
     );
     await Promise.all(snapshots.map((snapshot) => store.writeJournal(snapshot)));
-    expect(JSON.parse(await readFile(join(directory, "journal.json"), "utf8"))).toEqual(snapshots.at(-1));
+    expect(await journalLines(directory)).toEqual(snapshots.at(-1));
     await store.close();
   });
 
@@ -324,7 +349,7 @@ console.log(JSON.stringify({ code }));
 
     const error = await rejection(store.writeJournal([entry(1), entry(2)]));
     expect(isJournalError(error)).toBe(true);
-    expect(JSON.parse(await readFile(join(directory, "journal.json"), "utf8"))).toEqual([entry(1)]);
+    expect(await journalLines(directory)).toEqual([entry(1)]);
     await store.close();
     expect(await readFile(join(directory, "owner.lock"), "utf8")).toBe(intruder); // not ours: left alone
   });
@@ -337,14 +362,72 @@ console.log(JSON.stringify({ code }));
     expect(isJournalError(await rejection(store.writeCheckpoints([])))).toBe(true);
   });
 
+  it("drops a torn last line (and one whose checksum fails), then appends after the last whole line", async () => {
+    const path = join(directory, "journal.jsonl");
+    const store = createFileStateStore(directory);
+    await store.open({});
+    await store.appendJournal!([entry(1, { outcome: "pending" })], { durable: true });
+    await store.appendJournal!([entry(1)], { durable: false });
+    await store.appendJournal!([entry(2, { outcome: "pending" })], { durable: true });
+    await store.close();
+    const whole = await readFile(path, "utf8");
+
+    // A write cut off by a crash: no newline at the end.
+    await writeFile(path, `${whole}0123456789abcdef {"seq":3,"op":"na`);
+    expect((await store.open({})).journal).toEqual([entry(1), entry(2, { outcome: "pending" })]);
+    expect(await readFile(path, "utf8")).toBe(whole);
+    await store.appendJournal!([entry(3)], { durable: true });
+    await store.close();
+    expect((await store.open({})).journal).toEqual([entry(1), entry(2, { outcome: "pending" }), entry(3)]);
+    await store.close();
+
+    // A whole last line whose checksum does not match its JSON.
+    const withThree = await readFile(path, "utf8");
+    await writeFile(path, `${withThree}0000000000000000 ${JSON.stringify(entry(4))}\n`);
+    expect((await store.open({})).journal.map((kept) => kept.seq)).toEqual([1, 2, 3]);
+    expect(await readFile(path, "utf8")).toBe(withThree);
+    await store.close();
+  });
+
+  it("converts a journal.json of an earlier version once", async () => {
+    const seed = createFileStateStore(directory);
+    await seed.open({});
+    await seed.close();
+    await rm(join(directory, "journal.jsonl"));
+    await writeFile(join(directory, "journal.json"), JSON.stringify([entry(1), entry(2, { outcome: "pending" })]));
+
+    const store = createFileStateStore(directory);
+    expect((await store.open({})).journal).toEqual([entry(1), entry(2, { outcome: "pending" })]);
+    expect(existsSync(join(directory, "journal.json"))).toBe(false);
+    await store.appendJournal!([entry(3)], { durable: true });
+    await store.close();
+    expect((await store.open({})).journal.map((kept) => kept.seq)).toEqual([1, 2, 3]);
+    await store.close();
+  });
+
+  it("keeps what is appended while a compaction runs", async () => {
+    const store = createFileStateStore(directory);
+    await store.open({});
+    await store.appendJournal!([entry(1), entry(2, { outcome: "pending" }), entry(3)], { durable: true });
+    // The compaction drops entry 1; entry 2's finish and entry 4 are appended while it writes its new file.
+    const compaction = store.writeJournal([entry(2, { outcome: "pending" }), entry(3)]);
+    const appends = [store.appendJournal!([entry(2)], { durable: false }), store.appendJournal!([entry(4, { outcome: "pending" })], { durable: true })];
+    await Promise.all([compaction, ...appends]);
+    await store.close();
+    expect((await store.open({})).journal).toEqual([entry(2), entry(3), entry(4, { outcome: "pending" })]);
+    await store.close();
+  });
+
   it("removes temporary files an interrupted write left behind", async () => {
     const store = createFileStateStore(directory);
     await store.open({});
     await store.close();
     await writeFile(join(directory, "journal.json.12345.0a1b2c3d4e5f.tmp"), "[");
+    await writeFile(join(directory, "journal.jsonl.12345.0a1b2c3d4e5f.tmp"), "x");
     await writeFile(join(directory, "notes.tmp"), "not ours");
     await store.open({});
     expect(await readdir(directory)).not.toContain("journal.json.12345.0a1b2c3d4e5f.tmp");
+    expect(await readdir(directory)).not.toContain("journal.jsonl.12345.0a1b2c3d4e5f.tmp");
     expect(await readdir(directory)).toContain("notes.tmp");
     await store.close();
   });

@@ -133,9 +133,9 @@ function plan(snapshot: string): Plan | string {
 }
 
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
-/** The first line of an answer that is not a section heading (`### Error`) or a bare label ending in ":". */
+/** The first line of an answer that is not a section heading (`### Error`) or a content wrapper tag. */
 const firstLine = (answer: ToolAnswer) =>
-  answer.text.split("\n").find((line) => line.trim() !== "" && !line.startsWith("###") && !line.trim().endsWith(":"))?.trim().slice(0, 160) ?? "";
+  answer.text.split("\n").find((line) => line.trim() !== "" && !line.startsWith("###") && !line.startsWith("<"))?.trim().slice(0, 160) ?? "";
 
 /** Counts every answer of a run into it. */
 function counter(side: McpSide, run: Run) {

@@ -45,6 +45,8 @@ interface Run {
   bytes: number;
   success: boolean;
   note: string;
+  /** Bytes per tool name, for the summary. */
+  byTool: Record<string, number>;
 }
 
 interface PageRow {
@@ -142,13 +144,15 @@ function counter(side: McpSide, run: Run) {
   return async (tool: string, input: Record<string, unknown>) => {
     const answer = await side.call(tool, input);
     run.calls++;
-    run.bytes += utf8(answer.text);
+    const bytes = utf8(answer.text);
+    run.bytes += bytes;
+    run.byTool[tool] = (run.byTool[tool] ?? 0) + bytes;
     return answer;
   };
 }
 
 async function runOurs(side: McpSide, server: LoginServer, file: string, runId: string): Promise<Run> {
-  const run: Run = { calls: 0, bytes: 0, success: false, note: "" };
+  const run: Run = { calls: 0, bytes: 0, success: false, note: "", byTool: {} };
   const call = counter(side, run);
   try {
     const opened = await call("station_browser_open", { url: server.url(file, runId) });
@@ -174,7 +178,7 @@ async function runOurs(side: McpSide, server: LoginServer, file: string, runId: 
 }
 
 async function runPlaywright(side: McpSide, server: LoginServer, file: string, runId: string): Promise<Run> {
-  const run: Run = { calls: 0, bytes: 0, success: false, note: "" };
+  const run: Run = { calls: 0, bytes: 0, success: false, note: "", byTool: {} };
   const call = counter(side, run);
   try {
     const navigated = await call("browser_navigate", { url: server.url(file, runId) });
@@ -258,7 +262,7 @@ async function main(): Promise<void> {
   const ours = await startOurs();
   const theirs = await startPlaywrightMcp();
   const rows: PageRow[] = [];
-  const timedOut: Run = { calls: 0, bytes: 0, success: false, note: `timed out after ${pageTimeoutMs} ms` };
+  const timedOut: Run = { calls: 0, bytes: 0, success: false, note: `timed out after ${pageTimeoutMs} ms`, byTool: {} };
   const started = Date.now();
   let runs = 0;
   try {
@@ -325,6 +329,11 @@ function printSummary(rows: readonly PageRow[], elapsedMs: number): void {
   ];
   console.log("\nsummary (ours: station-browser-use mcp; pw: @playwright/mcp 0.0.83)");
   for (const [label, value] of summary) console.log(`  ${label.padEnd(30)} ${value}`);
+  for (const [label, pick] of [["bytes by tool    ours", (row: PageRow) => row.ours], ["bytes by tool    pw", (row: PageRow) => row.playwright]] as const) {
+    const totals: Record<string, number> = {};
+    for (const row of rows) for (const [tool, bytes] of Object.entries(pick(row).byTool)) totals[tool] = (totals[tool] ?? 0) + bytes;
+    console.log(`  ${label.padEnd(30)} ${Object.entries(totals).map(([tool, bytes]) => `${tool.replace(/^station_browser_|^browser_/, "")} ${bytes}`).join(", ")}`);
+  }
   const met = oursOk >= pwOk && oursBytes * 5 <= pwBytes;
   console.log(`  ${"target (success ≥, bytes ≤ 1/5)".padEnd(30)} ${met ? "met" : "NOT met"}`);
 }

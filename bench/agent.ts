@@ -1,38 +1,41 @@
 /**
- * Agent-tools benchmark: a scripted login over the login pages of the corpus
- * (`../shared/corpus/pages`, MANIFEST.tsv), driven two ways in one run on
- * real Chromium with pages served on 127.0.0.1 (nothing reaches the internet):
+ * Agent benchmark: a scripted login over login pages, through two real MCP
+ * servers side by side, each started as a child process and driven over stdio
+ * by an MCP client (bench/mcp-sides.ts), on the same system Chromium with the
+ * same closed-network flags; pages are served on 127.0.0.1 (nothing reaches
+ * the internet):
  *
- * - ours: `createBrowserAgentTools` over an in-process `BrowserSessionManager`:
- *   open (with the URL), observe, fill username and password in one call,
- *   click submit (or press Enter) — refs taken only from the observe result;
- * - Playwright MCP's way: navigate, then `page.ariaSnapshot({ mode: "ai" })`
- *   after every action (navigate, fill form, click), acting by its refs.
+ * - ours, `station-browser-use mcp`: open (with the URL), observe (again with
+ *   `mode: "interactive"` when the result says it was cut to fit), fill the
+ *   username and password in one call, click submit (or press Enter);
+ * - theirs, the real `@playwright/mcp` 0.0.83 (pinned devDependency):
+ *   browser_navigate, whose answer carries the page snapshot (browser_snapshot
+ *   only if it does not), browser_fill_form with both fields, browser_click
+ *   (or browser_press_key Enter).
  *
- * Both use the same policy, which picks fields by accessible role and name
- * (placeholder as a fallback), never by `data-fathom`. Scoring reads the
- * `data-fathom` ground truth: a run succeeds when the element clicked (or the
- * form's submitter) is `data-fathom="next"` and, at that moment, the
- * `username` and `password` elements hold the values typed.
+ * Both pick fields with the same policy, from the refs of their own answers,
+ * by accessible role and name (placeholder and preceding text as fallbacks),
+ * never by `data-fathom`. Scoring reads the `data-fathom` ground truth in the
+ * page (bench/login-server.ts): a run succeeds when a click or submit lands on
+ * `data-fathom="next"` while the `username` and `password` elements hold the
+ * values typed. Bytes are the UTF-8 text of every tool result either side
+ * returns during the flow; closing the session afterwards is not counted.
  *
- * Bytes are the UTF-8 text returned to the model: every tool result for ours;
- * every snapshot plus its URL and title lines for Playwright's way (its other
- * response text is not counted, which favours the baseline).
+ * Pages: the login pages of `../shared/corpus/pages` (MANIFEST.tsv) when
+ * present, else (or with `--builtin`) a small generated set
+ * (bench/builtin-login-pages.ts).
  *
- * Run: `npx tsx bench/agent.ts` (`npm run bench:agent`).
- * Environment: `STATION_CORPUS_DIR`, `CHROMIUM_PATH` (as bench/observe.ts).
+ * Run: `npm run bench:agent [-- --pages N] [-- --builtin]` (`--pages N`: the first N pages).
+ * Environment: `STATION_CORPUS_DIR`, `CHROMIUM_PATH`.
  */
-import type { AddressInfo } from "node:net";
-import { chromium, type Page } from "playwright-core";
-import { createBrowserAgentTools, type AgentTool, type BrowserAgentTools } from "../src/agent-tools/index.js";
-import { BrowserSessionManager } from "../src/lifecycle/manager.js";
-import { PlaywrightBrowserAdapter, closedNetworkArgs, findChromium } from "../src/playwright.js";
-import { corpusDir, corpusPresent, createCorpusProvider, readCorpusManifest, startCorpusServer, type CorpusProvider } from "./corpus.js";
+import { builtinLoginPages } from "./builtin-login-pages.js";
+import { corpusDir, corpusPresent, readCorpusManifest } from "./corpus.js";
+import { startLoginServer, type LoginPage, type LoginServer } from "./login-server.js";
+import { startOurs, startPlaywrightMcp, type McpSide, type ToolAnswer } from "./mcp-sides.js";
 
-const pageTimeoutMs = 60_000;
-const actionTimeoutMs = 5_000;
-/** Time for a click's page events to reach the recorder before scoring. */
-const eventSettleMs = 300;
+const pageTimeoutMs = 90_000;
+/** How long after the submit the recorder's post may take to arrive. */
+const recordWaitMs = 2_000;
 const username = "bench.user@example.test";
 const password = "Bench-Pass-2718!";
 
@@ -42,6 +45,8 @@ interface Run {
   bytes: number;
   success: boolean;
   note: string;
+  /** Bytes per tool name, for the summary. */
+  byTool: Record<string, number>;
 }
 
 interface PageRow {
@@ -129,110 +134,75 @@ function plan(snapshot: string): Plan | string {
   return { username: user.ref, password: controls[passwordIndex]!.ref, submit: submit?.ref };
 }
 
-// Scoring: the only place data-fathom is read.
-
-interface Recorded {
-  kind: string;
-  fathom: string | null;
-  user: string | null;
-  pass: string | null;
-}
-
-/** Records clicks and submits with the ground-truth values at that moment. */
-async function installRecorder(page: Page): Promise<Recorded[]> {
-  const recorded: Recorded[] = [];
-  await page.exposeBinding("__benchRecord", (_source, entry: Recorded) => void recorded.push(entry));
-  // A string, not a function: the bundler's helpers do not exist in the page.
-  await page.evaluate(`(() => {
-    const value = (role) => document.querySelector('[data-fathom="' + role + '"]')?.value ?? null;
-    const record = (kind, target) => window.__benchRecord({
-      kind,
-      fathom: (target instanceof Element ? target.closest("[data-fathom]")?.getAttribute("data-fathom") : null) ?? null,
-      user: value("username"),
-      pass: value("password"),
-    });
-    document.addEventListener("click", (event) => record("click", event.target), true);
-    document.addEventListener("submit", (event) => record("submit", event.submitter), true);
-  })()`);
-  return recorded;
-}
-
-const succeeded = (recorded: readonly Recorded[]) =>
-  recorded.some((entry) => entry.fathom === "next" && entry.user === username && entry.pass === password);
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, eventSettleMs));
 const utf8 = (text: string) => new TextEncoder().encode(text).length;
+/** The first line of an answer that is not a section heading (`### Error`) or a content wrapper tag. */
+const firstLine = (answer: ToolAnswer) =>
+  answer.text.split("\n").find((line) => line.trim() !== "" && !line.startsWith("###") && !line.startsWith("<"))?.trim().slice(0, 160) ?? "";
 
-// Ours: the agent tools.
-
-async function runOurs(toolset: BrowserAgentTools, provider: CorpusProvider, created: string[], url: string): Promise<Run> {
-  const tools = Object.fromEntries(toolset.tools.map((tool) => [tool.name.replace("station_browser_", ""), tool])) as Record<string, AgentTool>;
-  const run: Run = { calls: 0, bytes: 0, success: false, note: "" };
-  const call = async (name: string, input: unknown) => {
-    const result = await tools[name]!.execute(input);
+/** Counts every answer of a run into it. */
+function counter(side: McpSide, run: Run) {
+  return async (tool: string, input: Record<string, unknown>) => {
+    const answer = await side.call(tool, input);
     run.calls++;
-    run.bytes += utf8(result.text);
-    return result;
+    const bytes = utf8(answer.text);
+    run.bytes += bytes;
+    run.byTool[tool] = (run.byTool[tool] ?? 0) + bytes;
+    return answer;
   };
+}
+
+async function runOurs(side: McpSide, server: LoginServer, file: string, runId: string): Promise<Run> {
+  const run: Run = { calls: 0, bytes: 0, success: false, note: "", byTool: {} };
+  const call = counter(side, run);
   try {
-    const opened = await call("open", { url });
-    if (opened.isError) return { ...run, note: `open failed: ${opened.text.split("\n")[0]}` };
-    const page = provider.page(created[created.length - 1]!);
-    page.setDefaultTimeout(actionTimeoutMs);
-    const recorded = await installRecorder(page);
-    const observed = await call("observe", {});
+    const opened = await call("station_browser_open", { url: server.url(file, runId) });
+    if (opened.isError) return { ...run, note: `open failed: ${firstLine(opened)}` };
+    const observed = await call("station_browser_observe", {});
     let picked = plan(observed.text);
     // The result says when the tree was cut to fit; a model would then ask for the controls only, as the description suggests.
-    if (typeof picked === "string" && observed.text.includes("cut to fit")) picked = plan((await call("observe", { mode: "interactive" })).text);
+    if (typeof picked === "string" && observed.text.includes("cut to fit")) picked = plan((await call("station_browser_observe", { mode: "interactive" })).text);
     if (typeof picked === "string") return { ...run, note: picked };
-    const filled = await call("fill", { fields: [{ target: picked.username, value: username }, { target: picked.password, value: password }] });
-    if (filled.isError) return { ...run, note: `fill failed: ${filled.text.split("\n")[0]}` };
+    const filled = await call("station_browser_fill", { fields: [{ target: picked.username, value: username }, { target: picked.password, value: password }] });
+    if (filled.isError) return { ...run, note: `fill failed: ${firstLine(filled)}` };
     const submitted = picked.submit
-      ? await call("click", { target: picked.submit })
-      : await call("type", { target: picked.password, key: "Enter" });
-    await settle();
-    run.success = succeeded(recorded);
-    if (!run.success) run.note = submitted.isError ? `submit failed: ${submitted.text.split("\n")[0]}` : picked.submit ? "clicked another control" : "Enter did not submit";
-    return run;
-  } finally {
-    await toolset.close();
-  }
-}
-
-// Playwright MCP's way: a snapshot after every action.
-
-async function runPlaywright(provider: CorpusProvider, url: string): Promise<Run> {
-  const run: Run = { calls: 0, bytes: 0, success: false, note: "" };
-  const session = await provider.create({ openTag: `bench-pw-${crypto.randomUUID()}` });
-  try {
-    const context = await provider.connect(session);
-    const page = await context.newPage();
-    page.setDefaultTimeout(actionTimeoutMs);
-    const respond = async () => {
-      const snapshot = await page.ariaSnapshot({ mode: "ai" });
-      run.calls++;
-      run.bytes += utf8(`- Page URL: ${page.url()}\n- Page Title: ${await page.title().catch(() => "")}\n`) + utf8(snapshot);
-      return snapshot;
-    };
-    await page.goto(url, { timeout: 15_000 }).catch(() => undefined);
-    const recorded = await installRecorder(page);
-    const snapshot = await respond();
-    const picked = plan(snapshot);
-    if (typeof picked === "string") return { ...run, note: picked };
-    await page.getByRef(picked.username).fill(username);
-    await page.getByRef(picked.password).fill(password);
-    await respond();
-    if (picked.submit) await page.getByRef(picked.submit).click();
-    else await page.getByRef(picked.password).press("Enter");
-    await settle();
-    await respond().catch(() => undefined);
-    run.success = succeeded(recorded);
-    if (!run.success) run.note = picked.submit ? "clicked another control" : "Enter did not submit";
+      ? await call("station_browser_click", { target: picked.submit })
+      : await call("station_browser_type", { target: picked.password, key: "Enter" });
+    run.success = await server.waitForSuccess(runId, { user: username, pass: password }, recordWaitMs);
+    if (!run.success) run.note = submitted.isError ? `submit failed: ${firstLine(submitted)}` : picked.submit ? "clicked another control" : "Enter did not submit";
     return run;
   } catch (error) {
     return { ...run, note: `failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
   } finally {
-    await provider.release(session.id);
+    await side.call("station_browser_close", {}).catch(() => undefined);
+  }
+}
+
+async function runPlaywright(side: McpSide, server: LoginServer, file: string, runId: string): Promise<Run> {
+  const run: Run = { calls: 0, bytes: 0, success: false, note: "", byTool: {} };
+  const call = counter(side, run);
+  try {
+    const navigated = await call("browser_navigate", { url: server.url(file, runId) });
+    if (navigated.isError) return { ...run, note: `navigate failed: ${firstLine(navigated)}` };
+    const snapshot = /\[ref=/.test(navigated.text) ? navigated.text : (await call("browser_snapshot", {})).text;
+    const picked = plan(snapshot);
+    if (typeof picked === "string") return { ...run, note: picked };
+    const filled = await call("browser_fill_form", {
+      fields: [
+        { target: picked.username, name: "Username", type: "textbox", value: username },
+        { target: picked.password, name: "Password", type: "textbox", value: password },
+      ],
+    });
+    if (filled.isError) return { ...run, note: `fill failed: ${firstLine(filled)}` };
+    const submitted = picked.submit
+      ? await call("browser_click", { target: picked.submit, element: "Submit button" })
+      : await call("browser_press_key", { key: "Enter" });
+    run.success = await server.waitForSuccess(runId, { user: username, pass: password }, recordWaitMs);
+    if (!run.success) run.note = submitted.isError ? `submit failed: ${firstLine(submitted)}` : picked.submit ? "clicked another control" : "Enter did not submit";
+    return run;
+  } catch (error) {
+    return { ...run, note: `failed: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}` };
+  } finally {
+    await side.call("browser_close", {}).catch(() => undefined);
   }
 }
 
@@ -248,64 +218,84 @@ async function withTimeout<T>(work: Promise<T>, fallback: T): Promise<T> {
   }
 }
 
-async function main(): Promise<void> {
-  if (!corpusPresent()) {
-    console.log(`corpus not found at ${corpusDir} (set STATION_CORPUS_DIR), skipped`);
-    return;
+interface Options {
+  limit: number | undefined;
+  builtin: boolean;
+}
+
+function readOptions(args: readonly string[]): Options {
+  const options: Options = { limit: undefined, builtin: false };
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg === "--builtin") options.builtin = true;
+    else if (arg === "--pages" || arg.startsWith("--pages=")) {
+      const text = arg.includes("=") ? arg.slice("--pages=".length) : (args[++index] ?? "");
+      if (!/^[1-9]\d{0,5}$/.test(text)) throw new Error(`--pages expects a positive integer, got ${JSON.stringify(text.slice(0, 20))}`);
+      options.limit = Number(text);
+    } else throw new Error(`unknown argument ${JSON.stringify(arg.slice(0, 40))} (expected --pages N or --builtin)`);
   }
-  const pages = (await readCorpusManifest()).filter((entry) => entry.kind === "login");
-  const server = await startCorpusServer(pages);
-  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const browser = await chromium.launch({ executablePath: findChromium(), args: [...closedNetworkArgs] });
-  const provider = createCorpusProvider(browser, origin);
-  const created: string[] = [];
-  const tracking: CorpusProvider = {
-    ...provider,
-    async create(request) {
-      const session = await provider.create(request);
-      created.push(session.id);
-      return session;
-    },
-  };
-  const adapter = new PlaywrightBrowserAdapter({ provider: tracking, settleMs: 0 });
-  const manager = new BrowserSessionManager(adapter, 2);
+  return options;
+}
+
+async function loginPages(options: Options): Promise<{ pages: LoginPage[]; source: string }> {
+  if (!options.builtin && corpusPresent()) {
+    const pages = (await readCorpusManifest()).filter((entry) => entry.kind === "login").map((entry) => ({ file: entry.file, dir: corpusDir }));
+    return { pages, source: `corpus ${corpusDir}` };
+  }
+  if (!options.builtin) {
+    console.log(
+      `corpus not found at ${corpusDir}: using the built-in generated login pages instead (figures differ from the corpus figures).\n` +
+        `For comparable pages, set STATION_CORPUS_DIR to a directory with a MANIFEST.tsv (columns file, kind, …) listing saved login pages ` +
+        `(kind "login") whose username, password and submit elements carry data-fathom="username|password|next", ` +
+        `e.g. the training samples of github.com/1rneh/fathom-login-forms (lockwise-proof-of-concept/samples/training), as the corpus uses.\n`,
+    );
+  }
+  return { pages: builtinLoginPages(), source: "built-in generated pages" };
+}
+
+async function main(): Promise<void> {
+  const options = readOptions(process.argv.slice(2));
+  const { pages: all, source } = await loginPages(options);
+  const pages = options.limit === undefined ? all : all.slice(0, options.limit);
+  console.log(`${pages.length} login pages from ${source}`);
+  const server = await startLoginServer(pages);
+  const ours = await startOurs();
+  const theirs = await startPlaywrightMcp();
   const rows: PageRow[] = [];
-  const timedOut: Run = { calls: 0, bytes: 0, success: false, note: `timed out after ${pageTimeoutMs} ms` };
+  const timedOut: Run = { calls: 0, bytes: 0, success: false, note: `timed out after ${pageTimeoutMs} ms`, byTool: {} };
+  const started = Date.now();
+  let runs = 0;
   try {
-    for (const corpusPage of pages) {
-      const url = `${origin}/pages/${corpusPage.file}`;
-      const toolset = createBrowserAgentTools({ client: manager, maxSessions: 1 });
-      const ours = await withTimeout(runOurs(toolset, tracking, created, url), timedOut);
-      const playwright = await withTimeout(runPlaywright(provider, url), timedOut);
-      const row = { file: corpusPage.file, ours, playwright };
+    for (const page of pages) {
+      const oursRun = await withTimeout(runOurs(ours, server, page.file, `o${++runs}`), timedOut);
+      const theirRun = await withTimeout(runPlaywright(theirs, server, page.file, `p${runs}`), timedOut);
+      const row = { file: page.file, ours: oursRun, playwright: theirRun };
       rows.push(row);
       printRow(row);
     }
   } finally {
-    await manager.close();
-    await adapter.shutdown().catch(() => undefined);
-    await browser.close();
-    server.close();
+    await Promise.all([ours.stop(), theirs.stop()]);
+    await server.close();
   }
-  printSummary(rows);
+  printSummary(rows, Date.now() - started);
 }
 
 let headerPrinted = false;
 function printRow(row: PageRow): void {
   if (!headerPrinted) {
-    console.log(["page".padEnd(16), "ours calls", "bytes", "ok", "  pw calls", "bytes", "ok", "ratio", "  notes"].join(" "));
+    console.log(["page".padEnd(22), "ours calls", "bytes", "ok", "  pw calls", "bytes", "ok", "ratio", "  notes"].join(" "));
     headerPrinted = true;
   }
   const { ours, playwright } = row;
   const notes = [ours.note && `ours: ${ours.note}`, playwright.note && `pw: ${playwright.note}`].filter(Boolean).join("; ");
   console.log(
     [
-      row.file.padEnd(16),
+      row.file.padEnd(22),
       String(ours.calls).padStart(10),
-      String(ours.bytes).padStart(5),
+      String(ours.bytes).padStart(6),
       (ours.success ? "yes" : "NO").padStart(3),
       String(playwright.calls).padStart(10),
-      String(playwright.bytes).padStart(5),
+      String(playwright.bytes).padStart(6),
       (playwright.success ? "yes" : "NO").padStart(3),
       (playwright.bytes ? ours.bytes / playwright.bytes : Number.NaN).toFixed(3).padStart(5),
       notes ? `  ${notes}` : "",
@@ -320,7 +310,7 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
-function printSummary(rows: readonly PageRow[]): void {
+function printSummary(rows: readonly PageRow[], elapsedMs: number): void {
   const sum = (pick: (row: PageRow) => number) => rows.reduce((total, row) => total + pick(row), 0);
   const oursBytes = sum((row) => row.ours.bytes);
   const pwBytes = sum((row) => row.playwright.bytes);
@@ -328,7 +318,7 @@ function printSummary(rows: readonly PageRow[]): void {
   const pwOk = rows.filter((row) => row.playwright.success).length;
   const measured = rows.filter((row) => row.playwright.bytes > 0 && row.ours.bytes > 0);
   const summary: [string, string][] = [
-    ["login pages", String(rows.length)],
+    ["login pages", `${rows.length} (${Math.round(elapsedMs / 1000)} s)`],
     ["success          ours / pw", `${oursOk} / ${pwOk}`],
     ["tool calls total ours / pw", `${sum((row) => row.ours.calls)} / ${sum((row) => row.playwright.calls)}`],
     ["median calls     ours / pw", `${median(rows.map((row) => row.ours.calls))} / ${median(rows.map((row) => row.playwright.calls))}`],
@@ -337,8 +327,13 @@ function printSummary(rows: readonly PageRow[]): void {
     ["ratio of totals (ours/pw)", (oursBytes / pwBytes).toFixed(3)],
     ["median per-page ratio", median(measured.map((row) => row.ours.bytes / row.playwright.bytes)).toFixed(3)],
   ];
-  console.log("\nsummary");
+  console.log("\nsummary (ours: station-browser-use mcp; pw: @playwright/mcp 0.0.83)");
   for (const [label, value] of summary) console.log(`  ${label.padEnd(30)} ${value}`);
+  for (const [label, pick] of [["bytes by tool    ours", (row: PageRow) => row.ours], ["bytes by tool    pw", (row: PageRow) => row.playwright]] as const) {
+    const totals: Record<string, number> = {};
+    for (const row of rows) for (const [tool, bytes] of Object.entries(pick(row).byTool)) totals[tool] = (totals[tool] ?? 0) + bytes;
+    console.log(`  ${label.padEnd(30)} ${Object.entries(totals).map(([tool, bytes]) => `${tool.replace(/^station_browser_|^browser_/, "")} ${bytes}`).join(", ")}`);
+  }
   const met = oursOk >= pwOk && oursBytes * 5 <= pwBytes;
   console.log(`  ${"target (success ≥, bytes ≤ 1/5)".padEnd(30)} ${met ? "met" : "NOT met"}`);
 }

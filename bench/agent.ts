@@ -267,7 +267,7 @@ async function main(): Promise<void> {
       return session;
     },
   };
-  const adapter = new PlaywrightBrowserAdapter({ provider: tracking, settleMs: 0 });
+  const adapter = new PlaywrightBrowserAdapter({ provider: tracking });
   const manager = new BrowserSessionManager(adapter, 2);
   const rows: PageRow[] = [];
   const timedOut: Run = { calls: 0, bytes: 0, success: false, note: `timed out after ${pageTimeoutMs} ms` };

@@ -128,6 +128,18 @@ describe("input that cannot have reached the page failed", () => {
     expect(await failure({ op: "click", selector: "#absent", timeoutMs: refusedTimeoutMs })).toBeInstanceOf(NotFoundError);
   });
 
+  it("a drag onto a drop target that is missing is not found, before the mouse goes down on the source", async () => {
+    await onForm();
+    const error = await failure({
+      op: "drag",
+      from: { by: "selector", selector: "#go" },
+      to: { by: "selector", selector: "#absent" },
+      timeoutMs: refusedTimeoutMs,
+    });
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as Error).message).toMatch(/No element matches selector "#absent"/);
+  });
+
   it("a navigate to a port nothing listens on failed, and a newPage to it leaves no page behind", async () => {
     await onForm();
     const refusedUrl = `http://127.0.0.1:${await closedPort()}/`;

@@ -4,7 +4,7 @@ import { limits } from "../../protocol/limits.js";
 import { actionTimeout, runAction, type CommandContext, type CommandHandlers } from "../command-context.js";
 import type { PageState } from "../session.js";
 import { mayHoldPassword } from "../password-fields.js";
-import { actOn, locateUnchecked, resolveTarget } from "../targets.js";
+import { actOn, locateUnchecked } from "../targets.js";
 import type { Target } from "../../protocol/target.js";
 
 const withSignal = (context: CommandContext) => (context.signal ? { signal: context.signal } : {});
@@ -208,8 +208,11 @@ export const interactionHandlers: CommandHandlers<
 
   drag: (context, command) =>
     runAction(context, async (state) => {
-      // Both targets are checked for staleness and range first; a failure names the source (the target Playwright reports first).
-      const to = await resolveTarget(context.session, state, command.to);
+      // The drop target must be there (and one) before the mouse goes down on the source.
+      const to = await actIn(context, state, command.to, command, async (locator) => {
+        await locator.waitFor({ state: "attached", timeout: actionTimeout(command) });
+        return locator;
+      });
       await actIn(context, state, command.from, command, (from) => from.dragTo(to, { timeout: actionTimeout(command), ...withSignal(context) }));
     }),
 

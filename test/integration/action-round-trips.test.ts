@@ -52,6 +52,15 @@ describe("round trips of an action (real Chromium)", () => {
     expect(title).toHaveBeenCalled();
   });
 
+  it("shows a title a script set without navigating in pages at once", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    await browser.adapter.execute(handle, { op: "click", selector: "#retitle" });
+    const { pages } = await browser.adapter.execute(handle, { op: "pages" });
+    expect(pages.map((page) => page.title)).toEqual(["Retitled"]);
+    // What pages read is what the next action result reports.
+    expect((await browser.adapter.execute(handle, { op: "hover", selector: "#retitle" })).title).toBe("Retitled");
+  });
+
   it("refuses an ambiguous target from Playwright's strict mode, without counting first", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
     const { count } = spies();

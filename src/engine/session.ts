@@ -198,10 +198,15 @@ export class EngineSession {
    */
   async titleOf(state: PageState): Promise<string> {
     if (state.title !== undefined) return state.title;
+    return (await this.readTitleOf(state)) ?? "";
+  }
+
+  /** Reads the title of `state` and keeps it, unless the page navigated meanwhile or it is empty (maybe not parsed yet). */
+  private async readTitleOf(state: PageState): Promise<string | undefined> {
+    const navigations = state.navigations;
     const title = await readTitle(state.page);
-    // An empty title may be one not parsed yet: it is read again next time.
-    if (title) state.title = title;
-    return title ?? "";
+    if (title && state.navigations === navigations) state.title = title;
+    return title;
   }
 
   private wakePopupWaiters(): void {
@@ -224,8 +229,7 @@ export class EngineSession {
   }
 
   async describe(state: PageState): Promise<PageInfo> {
-    const title = await readTitle(state.page);
-    if (title) state.title = title;
+    const title = await this.readTitleOf(state);
     return {
       pageId: state.id,
       url: sanitizeUrl(state.page.url()),

@@ -81,7 +81,7 @@ async function main(): Promise<void> {
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser = await chromium.launch({ executablePath: findChromium(), args: [...closedNetworkArgs] });
   const provider = createCorpusProvider(browser, origin);
-  const adapter = new PlaywrightBrowserAdapter({ provider, settleMs: 0 });
+  const adapter = new PlaywrightBrowserAdapter({ provider });
   const started = Date.now();
   const results: PageResult[] = [];
   try {

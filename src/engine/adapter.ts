@@ -24,8 +24,6 @@ export interface PlaywrightBrowserAdapterOptions {
   provider?: PlaywrightProvider;
   /** Largest download kept (bytes); at most the protocol limit. */
   downloadMaxBytes?: number;
-  /** Time given to popups and dialogs to surface after an action (ms, default 50). */
-  settleMs?: number;
   /**
    * Extra time past a command's own timeout before the watchdog cuts it off
    * (ms, default 5000). A mutating command cut off is reported as outcome unknown.
@@ -67,13 +65,11 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
   private readonly sessions = new Map<string, EngineSession>();
   private readonly goneListeners = new Set<(handleId: string) => void>();
   private readonly downloadMaxBytes: number;
-  private readonly settleMs: number;
   private readonly watchdogGraceMs: number;
 
   constructor(options: PlaywrightBrowserAdapterOptions = {}) {
     this.provider = options.provider ?? createLocalProvider();
     this.downloadMaxBytes = Math.min(options.downloadMaxBytes ?? limits.downloads.fileBytes, limits.downloads.fileBytes);
-    this.settleMs = options.settleMs ?? 50;
     this.watchdogGraceMs = options.watchdogGraceMs ?? 5000;
   }
 
@@ -167,12 +163,18 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
     session.assertOpen();
     await session.ready();
     if (signal?.aborted) throw new ActionFailedError(`${parsed.op}: cancelled before it started`);
-    const context: CommandContext = { session, signal, settleMs: this.settleMs, textChange: "textChange" in parsed && parsed.textChange === true };
+    const budgetMs = commandBudgetMs(parsed);
+    const context: CommandContext = {
+      session,
+      signal,
+      deadlineAt: Date.now() + budgetMs,
+      textChange: "textChange" in parsed && parsed.textChange === true,
+    };
     const handler = handlers[parsed.op] as CommandHandler<CommandOp>;
     const watch = {
       op: parsed.op,
       mutating: !isObservationCommand(parsed),
-      budgetMs: commandBudgetMs(parsed) + this.settleMs + this.watchdogGraceMs,
+      budgetMs: budgetMs + this.watchdogGraceMs,
       signal,
     };
     const navigationsBefore = session.navigationCount;

@@ -1,7 +1,7 @@
 import type { CommandOf, CommandOp } from "../protocol/commands.js";
 import { limits } from "../protocol/limits.js";
 import type { ActionResult, CommandResult } from "../protocol/results.js";
-import { safeTitle, type EngineSession, type PageState } from "./session.js";
+import type { ActionMark, EngineSession, PageState } from "./session.js";
 import { sanitizeUrl } from "../protocol/url-policy.js";
 import { diffText } from "../protocol/text-change.js";
 import { probeVisibleText } from "./visible-text.js";
@@ -10,8 +10,8 @@ import { probeVisibleText } from "./visible-text.js";
 export interface CommandContext {
   session: EngineSession;
   signal: AbortSignal | undefined;
-  /** Time to let popups and dialogs surface after an action (ms). */
-  settleMs: number;
+  /** When the command's budget ends (epoch ms): waits for what an action caused end by then. */
+  deadlineAt: number;
   /** The command asked for the change in visible text (`textChange: true`). */
   textChange: boolean;
 }
@@ -21,8 +21,6 @@ export type CommandHandler<Op extends CommandOp> = (context: CommandContext, com
 
 /** Handlers keyed by op; one file per capability area contributes a part. */
 export type CommandHandlers<Ops extends CommandOp> = { [Op in Ops]: CommandHandler<Op> };
-
-const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** The action timeout of a command. */
 export const actionTimeout = (command: { timeoutMs?: number | undefined }) => command.timeoutMs ?? limits.actionTimeoutDefaultMs;
@@ -36,6 +34,12 @@ export const navigationTimeout = (command: { timeoutMs?: number | undefined }) =
  * where the selected page is now, whether the acted-on page navigated, pages
  * the site opened (each reported once, even if it surfaced after the previous
  * result), and a dialog that appeared.
+ *
+ * Nothing here sleeps: Playwright's click and press wait for a navigation
+ * they started, a dialog is handled (and recorded) before the action that
+ * raised it returns, and a window the action's input opened is waited for
+ * only when the page announced it ({@link EngineSession.popupsArrived}). An
+ * action that causes nothing returns at once.
  */
 export async function runAction(
   context: CommandContext,
@@ -47,7 +51,7 @@ export async function runAction(
   const navigationsBefore = state.navigations;
   const textBefore = context.textChange ? await probeVisibleText(state.page) : undefined;
   await body(state);
-  if (context.settleMs > 0) await delay(context.settleMs);
+  await session.popupsArrived(mark, Math.min(limits.popupArrivalMaxMs, context.deadlineAt - Date.now()));
   const result = await describeOutcome(context, state, mark, navigationsBefore);
   if (textBefore === undefined) return result;
   const current = session.pages.get(session.selectedPageId) ?? state;
@@ -59,7 +63,7 @@ export async function runAction(
 export async function describeOutcome(
   context: CommandContext,
   actedOn: PageState,
-  mark: { dialogSeq: number },
+  mark: ActionMark,
   navigationsBefore: number,
 ): Promise<ActionResult> {
   const { session } = context;
@@ -69,7 +73,7 @@ export async function describeOutcome(
   return {
     ok: true,
     url: sanitizeUrl(current.page.url()),
-    title: await safeTitle(current.page),
+    title: await session.titleOf(current),
     navigated: actedOn.navigations > navigationsBefore,
     newPages,
     ...(dialog ? { dialog } : {}),

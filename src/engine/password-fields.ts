@@ -38,25 +38,22 @@ export async function mayHoldPassword(page: Page, typed: string, target?: Locato
   }
 }
 
+/** Every read runs at once (frames, and the reads of a frame, are independent): any "yes", or any failure, answers yes. */
 async function check(page: Page, typed: string, target: Locator | undefined): Promise<boolean> {
-  if (target && (await target.locator(`:scope:is(${passwordInput})`).count()) > 0) return true;
   const frames = page.frames().filter((frame) => !frame.isDetached());
   if (frames.length > maxFrames) return true;
-  for (const frame of frames) if (await frameMayHold(frame, typed)) return true;
-  return false;
+  const targetIsPassword = target ? target.locator(`:scope:is(${passwordInput})`).count().then((count) => count > 0) : false;
+  const answers = await Promise.all([targetIsPassword, ...frames.map((frame) => frameMayHold(frame, typed))]);
+  return answers.some(Boolean);
 }
 
 async function frameMayHold(frame: Frame, typed: string): Promise<boolean> {
   const fields = frame.locator(passwordInput);
-  const count = await fields.count();
-  if (count === 0) return false;
-  if (count > maxFieldsPerFrame) return true;
   // `:focus` matches only in the focused frame: the element keys go to.
-  if ((await frame.locator(`${passwordInput}:focus`).count()) > 0) return true;
+  const [count, focused] = await Promise.all([fields.count(), frame.locator(`${passwordInput}:focus`).count()]);
+  if (count === 0) return false;
+  if (count > maxFieldsPerFrame || focused > 0) return true;
   if (typed === "") return false;
-  for (let index = 0; index < count; index++) {
-    const value = await fields.nth(index).inputValue({ timeout: valueTimeoutMs });
-    if (value !== "" && (typed.includes(value) || value.includes(typed))) return true;
-  }
-  return false;
+  const values = await Promise.all(Array.from({ length: count }, (_, index) => fields.nth(index).inputValue({ timeout: valueTimeoutMs })));
+  return values.some((value) => value !== "" && (typed.includes(value) || value.includes(typed)));
 }

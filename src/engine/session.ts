@@ -17,6 +17,17 @@ export interface PageState {
   navigations: number;
   /** The main-frame navigation in progress, if any (a page cannot be read meanwhile). */
   navigation: PendingNavigation;
+  /** The title last read, until the page navigates or loads (action results reuse it). */
+  title?: string | undefined;
+}
+
+/** Counters an action is measured against, taken before it runs. */
+export interface ActionMark {
+  dialogSeq: number;
+  /** Windows the session's pages announced opening (`Page.windowOpen`). */
+  windowOpens: number;
+  /** Pages the site opened that arrived (popups, new tabs), counting those closed at once. */
+  arrivals: number;
 }
 
 interface DialogPolicy {
@@ -60,6 +71,10 @@ export class EngineSession {
   /** Pages the agent asked for that the browser has not handed over yet. */
   private pendingOwnPages = 0;
   private lastDialog: { seq: number; info: DialogInfo } | undefined;
+  private windowOpens = 0;
+  private arrivals = 0;
+  /** Woken when a window is announced or a page arrives. */
+  private readonly popupWaiters = new Set<() => void>();
 
   private constructor(
     readonly id: string,
@@ -146,8 +161,56 @@ export class EngineSession {
   }
 
   /** Counters to measure an action against. */
-  mark(): { dialogSeq: number } {
-    return { dialogSeq: this.dialogSeq };
+  mark(): ActionMark {
+    return { dialogSeq: this.dialogSeq, windowOpens: this.windowOpens, arrivals: this.arrivals };
+  }
+
+  /**
+   * Waits until every window a page announced opening since `mark` has
+   * arrived as a page, for at most `ms`; returns at once when none was
+   * announced. Chromium announces a window (`Page.windowOpen`) while the
+   * input that opens it is handled, before the action returns; the page
+   * itself surfaces a little later. A window opened later than that (from a
+   * timer, say) is not waited for: the next action result reports it.
+   */
+  async popupsArrived(mark: ActionMark, ms: number): Promise<void> {
+    const missing = () => this.windowOpens - mark.windowOpens > this.arrivals - mark.arrivals && !this.closed;
+    if (!missing() || ms <= 0) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.popupWaiters.delete(check);
+        resolve();
+      };
+      const check = () => {
+        if (!missing()) done();
+      };
+      const timer = setTimeout(done, ms);
+      this.popupWaiters.add(check);
+    });
+  }
+
+  /**
+   * The title of `state` for an action result: read once per document (and
+   * again once it loads), since only a navigation or a load changes it as a
+   * rule. A page's script may still retitle it later; observations read it
+   * fresh ({@link describe}).
+   */
+  async titleOf(state: PageState): Promise<string> {
+    if (state.title !== undefined) return state.title;
+    return (await this.readTitleOf(state)) ?? "";
+  }
+
+  /** Reads the title of `state` and keeps it, unless the page navigated meanwhile or it is empty (maybe not parsed yet). */
+  private async readTitleOf(state: PageState): Promise<string | undefined> {
+    const navigations = state.navigations;
+    const title = await readTitle(state.page);
+    if (title && state.navigations === navigations) state.title = title;
+    return title;
+  }
+
+  private wakePopupWaiters(): void {
+    for (const check of [...this.popupWaiters]) check();
   }
 
   /**
@@ -166,10 +229,11 @@ export class EngineSession {
   }
 
   async describe(state: PageState): Promise<PageInfo> {
+    const title = await this.readTitleOf(state);
     return {
       pageId: state.id,
       url: sanitizeUrl(state.page.url()),
-      title: await safeTitle(state.page),
+      title: title ?? "",
       selected: state.id === this.selectedPageId,
     };
   }
@@ -193,11 +257,13 @@ export class EngineSession {
    */
   private arrived(page: Page): void {
     if (this.stateOf(page)) return;
+    if (!this.ownPages.has(page)) this.arrivals++;
     if (!this.ownPages.has(page) && this.pendingOwnPages === 0 && this.pages.size >= limits.pagesPerSession) {
       this.closePastLimit(page);
-      return;
+    } else {
+      this.register(page);
     }
-    this.register(page);
+    this.wakePopupWaiters();
   }
 
   private register(page: Page): PageState {
@@ -209,15 +275,28 @@ export class EngineSession {
     page.on("framenavigated", (frame) => {
       if (frame !== page.mainFrame()) return;
       state.navigations++;
+      state.title = undefined;
       // A document from a server committed (not the blank start of a page, nor Chromium's error page).
       if (!/^(about:blank|chrome-error:)/.test(frame.url())) this.navigationCount++;
       this.refs.invalidate(state.id, "the page navigated");
       this.guard(state);
     });
+    // A document's title is normally set by the time it has loaded.
+    const loaded = () => (state.title = undefined);
+    page.on("domcontentloaded", loaded);
+    page.on("load", loaded);
     page.on("close", () => this.unregister(state));
     page.on("dialog", (dialog) => void this.handleDialog(state, dialog));
     page.on("download", (download: Download) => this.downloads.track(download, state.id));
-    void watchDownloadProgress(this.context, page, (event) => this.downloads.observe(event));
+    void watchDownloadProgress(
+      this.context,
+      page,
+      (event) => this.downloads.observe(event),
+      () => {
+        this.windowOpens++;
+        this.wakePopupWaiters();
+      },
+    );
     page.on("console", (message) => {
       // Chromium's own verbose hints ("[DOM] Input elements should have autocomplete…") are noise.
       const type: string = message.type();
@@ -334,10 +413,15 @@ export class EngineSession {
 
 /** The page title, or "" while the page is between documents (or waits for one that has not answered). */
 export async function safeTitle(page: Page): Promise<string> {
-  if (isNavigationPending(page)) return "";
+  return (await readTitle(page)) ?? "";
+}
+
+/** The page title, or `undefined` when it cannot be read now (between documents, or the page went away). */
+async function readTitle(page: Page): Promise<string | undefined> {
+  if (isNavigationPending(page)) return undefined;
   try {
     return await page.title();
   } catch {
-    return "";
+    return undefined;
   }
 }

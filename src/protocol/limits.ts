@@ -50,6 +50,12 @@ export const limits = {
    * says so instead of reading (ms).
    */
   pendingNavigationGraceMs: 3_000,
+  /**
+   * Longest an action waits, past its own work, for a window its input
+   * announced to arrive as a page (within the command's budget; ms). Past
+   * it, the next action result reports the page.
+   */
+  popupArrivalMaxMs: 2_000,
 
   inspect: {
     elementsDefault: 100,

@@ -41,7 +41,7 @@ describe.skipIf(!present)(`agent form coverage on the corpus login pages (${pres
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await chromium.launch({ executablePath: findChromium(), args: [...closedNetworkArgs] });
     provider = createCorpusProvider(browser, origin);
-    adapter = new PlaywrightBrowserAdapter({ provider, settleMs: 0 });
+    adapter = new PlaywrightBrowserAdapter({ provider });
   });
   afterAll(async () => {
     await adapter?.shutdown();

@@ -4,7 +4,7 @@ import { isStationBrowserError } from "../../src/errors.js";
 import { commandOps, commandSchemas, safeParseCommand } from "../../src/protocol/index.js";
 import { useBrowser } from "../helpers/browser.js";
 
-const browser = useBrowser({ watchdogGraceMs: 1000, settleMs: 0 });
+const browser = useBrowser({ watchdogGraceMs: 1000 });
 
 /** Commands as a model might send them: mostly well-formed, sometimes not. */
 const target = fc.oneof(

@@ -101,11 +101,11 @@ describe("input that may have reached the page is outcome-unknown", () => {
 });
 
 describe("input that cannot have reached the page failed", () => {
+  // Pointer actions log "performing … action" strictly before their input, so a target that never becomes
+  // actionable is failed whenever the timeout lands: these cases cannot race.
   const refused: [string, BrowserCommandInput][] = [
     ["a click on a button that never becomes visible", { op: "click", selector: "#hidden", timeoutMs: refusedTimeoutMs }],
     ["a hover on a button that never becomes visible", { op: "hover", target: { by: "selector", selector: "#hidden" }, timeoutMs: refusedTimeoutMs }],
-    ["a fill of a disabled field", { op: "fill", selector: "#d", value: "never typed", timeoutMs: refusedTimeoutMs }],
-    ["a select of an option that does not exist", { op: "select", target: { by: "selector", selector: "#s" }, value: "Blue", timeoutMs: refusedTimeoutMs }],
     ["a check of a disabled checkbox", { op: "check", target: { by: "selector", selector: "#c" }, timeoutMs: refusedTimeoutMs }],
     [
       "a drag from a source that never becomes visible",
@@ -123,9 +123,38 @@ describe("input that cannot have reached the page failed", () => {
     });
   }
 
+  // Fill and select check and act in one step: a timeout that lands inside that step is rightly unknown
+  // (test/unit/outcome.test.ts covers those logs). Here, refusals Playwright raises before touching the element.
+  const notFields: [string, BrowserCommandInput][] = [
+    ["a fill of an element that is not a field", { op: "fill", selector: "#s", value: "never typed", timeoutMs: dispatchedTimeoutMs }],
+    ["a select on an element that is not a select", { op: "select", target: { by: "selector", selector: "#t" }, value: "Blue", timeoutMs: dispatchedTimeoutMs }],
+  ];
+  for (const [what, command] of notFields) {
+    it(`${what} failed, not unknown, and changed nothing`, async () => {
+      await onForm();
+      const requestsBefore = browser.server.requests.length;
+      const error = await failure(command);
+      expect(error).toBeInstanceOf(ActionFailedError);
+      expect(isOutcomeUnknownError(error)).toBe(false);
+      expect(browser.server.requests.length).toBe(requestsBefore);
+    });
+  }
+
   it("a missing target is not found", async () => {
     await onForm();
     expect(await failure({ op: "click", selector: "#absent", timeoutMs: refusedTimeoutMs })).toBeInstanceOf(NotFoundError);
+  });
+
+  it("a drag onto a drop target that is missing is not found, before the mouse goes down on the source", async () => {
+    await onForm();
+    const error = await failure({
+      op: "drag",
+      from: { by: "selector", selector: "#go" },
+      to: { by: "selector", selector: "#absent" },
+      timeoutMs: refusedTimeoutMs,
+    });
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect((error as Error).message).toMatch(/No element matches selector "#absent"/);
   });
 
   it("a navigate to a port nothing listens on failed, and a newPage to it leaves no page behind", async () => {

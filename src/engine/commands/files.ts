@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { ActionFailedError, ValidationError } from "../../errors.js";
 import { limits } from "../../protocol/limits.js";
 import { actionTimeout, runAction, type CommandHandlers } from "../command-context.js";
-import { resolveTarget } from "../targets.js";
+import { actOn } from "../targets.js";
 
 /** upload · downloads · downloadRead · downloadDelete · traceStart · traceStop */
 export const fileHandlers: CommandHandlers<"upload" | "downloads" | "downloadRead" | "downloadDelete" | "traceStart" | "traceStop"> = {
@@ -16,16 +16,21 @@ export const fileHandlers: CommandHandlers<"upload" | "downloads" | "downloadRea
       buffer: Buffer.from(file.base64, "base64"),
     }));
     const result = await runAction(context, async (state) => {
-      const locator = await resolveTarget(context.session, state, command.target, actionTimeout(command));
-      const input = await locator.evaluate((element) => ({
-        isFile: element instanceof HTMLInputElement && element.type === "file",
-        multiple: element instanceof HTMLInputElement && element.multiple,
-      }));
-      if (!input.isFile) throw new ValidationError("command.target", "the target is not an <input type=file>");
-      if (files.length > 1 && !input.multiple) {
-        throw new ValidationError("command.files", `${files.length} files given but the input accepts one (no \`multiple\` attribute)`);
-      }
-      await locator.setInputFiles(files, { timeout: actionTimeout(command) });
+      await actOn(context.session, state, command.target, actionTimeout(command), async (locator) => {
+        const input = await locator.evaluate(
+          (element) => ({
+            isFile: element instanceof HTMLInputElement && element.type === "file",
+            multiple: element instanceof HTMLInputElement && element.multiple,
+          }),
+          undefined,
+          { timeout: actionTimeout(command) },
+        );
+        if (!input.isFile) throw new ValidationError("command.target", "the target is not an <input type=file>");
+        if (files.length > 1 && !input.multiple) {
+          throw new ValidationError("command.files", `${files.length} files given but the input accepts one (no \`multiple\` attribute)`);
+        }
+        await locator.setInputFiles(files, { timeout: actionTimeout(command) });
+      });
     });
     return { ...result, files: files.map((file) => ({ name: file.name, bytes: file.buffer.length })) };
   },

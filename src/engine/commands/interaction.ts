@@ -4,13 +4,20 @@ import { limits } from "../../protocol/limits.js";
 import { actionTimeout, runAction, type CommandContext, type CommandHandlers } from "../command-context.js";
 import type { PageState } from "../session.js";
 import { mayHoldPassword } from "../password-fields.js";
-import { locateUnchecked, resolveTarget } from "../targets.js";
+import { actOn, locateUnchecked } from "../targets.js";
 import type { Target } from "../../protocol/target.js";
 
 const withSignal = (context: CommandContext) => (context.signal ? { signal: context.signal } : {});
 
-function locateIn(context: CommandContext, state: PageState, target: Target, command: { timeoutMs?: number | undefined }) {
-  return resolveTarget(context.session, state, target, actionTimeout(command));
+/** Runs `act` on the one element `target` names, within the command's action timeout. */
+function actIn<T>(
+  context: CommandContext,
+  state: PageState,
+  target: Target,
+  command: { timeoutMs?: number | undefined },
+  act: (locator: Locator) => Promise<T>,
+): Promise<T> {
+  return actOn(context.session, state, target, actionTimeout(command), act);
 }
 
 /** Options every locator action takes: its timeout and the caller's signal. */
@@ -24,10 +31,11 @@ function onTarget<Command extends { target: Target; timeoutMs?: number | undefin
   act: (locator: Locator, options: LocatorActionOptions, command: Command) => Promise<unknown>,
 ) {
   return (context: CommandContext, command: Command) =>
-    runAction(context, async (state) => {
-      const locator = await locateIn(context, state, command.target, command);
-      await act(locator, { timeout: actionTimeout(command), ...withSignal(context) }, command);
-    });
+    runAction(context, (state) =>
+      actIn(context, state, command.target, command, async (locator) => {
+        await act(locator, { timeout: actionTimeout(command), ...withSignal(context) }, command);
+      }),
+    );
 }
 
 /** Refuses points outside the main viewport (CSS pixels). */
@@ -86,8 +94,10 @@ export const interactionHandlers: CommandHandlers<
   async fill(context, command) {
     let sensitive = true;
     const result = await runAction(context, async (state) => {
-      const locator = await locateIn(context, state, command.target, command);
-      await locator.fill(command.value, { timeout: actionTimeout(command), ...withSignal(context) });
+      const locator = await actIn(context, state, command.target, command, async (locator) => {
+        await locator.fill(command.value, { timeout: actionTimeout(command), ...withSignal(context) });
+        return locator;
+      });
       sensitive = await mayHoldPassword(state.page, command.value, locator);
     });
     return { ...result, sensitive };
@@ -98,8 +108,10 @@ export const interactionHandlers: CommandHandlers<
     const result = await runAction(context, async (state) => {
       const delay = command.delayMs ?? 0;
       if (command.target) {
-        const locator = await locateIn(context, state, command.target, command);
-        await locator.pressSequentially(command.text, { delay, timeout: actionTimeout(command), ...withSignal(context) });
+        const locator = await actIn(context, state, command.target, command, async (locator) => {
+          await locator.pressSequentially(command.text, { delay, timeout: actionTimeout(command), ...withSignal(context) });
+          return locator;
+        });
         sensitive = await mayHoldPassword(state.page, command.text, locator);
       } else {
         await state.page.keyboard.type(command.text, { delay });
@@ -112,8 +124,10 @@ export const interactionHandlers: CommandHandlers<
   press: (context, command) =>
     runAction(context, async (state) => {
       if (command.target) {
-        const locator = await locateIn(context, state, command.target, command);
-        await pressKey(() => locator.press(command.key, { timeout: actionTimeout(command), ...withSignal(context) }));
+        const target = command.target;
+        await actIn(context, state, target, command, (locator) =>
+          pressKey(() => locator.press(command.key, { timeout: actionTimeout(command), ...withSignal(context) })),
+        );
       } else {
         await pressKey(() => state.page.keyboard.press(command.key));
       }
@@ -122,10 +136,11 @@ export const interactionHandlers: CommandHandlers<
   async select(context, command) {
     let selected: string[] = [];
     const result = await runAction(context, async (state) => {
-      const locator = await locateIn(context, state, command.target, command);
       const values = Array.isArray(command.value) ? command.value : [command.value];
       // Playwright matches each entry against option values, then labels.
-      selected = await locator.selectOption(values, { timeout: actionTimeout(command), ...withSignal(context) });
+      selected = await actIn(context, state, command.target, command, (locator) =>
+        locator.selectOption(values, { timeout: actionTimeout(command), ...withSignal(context) }),
+      );
     });
     return { ...result, selected };
   },
@@ -140,12 +155,13 @@ export const interactionHandlers: CommandHandlers<
       const deltaX = command.deltaX ?? 0;
       const deltaY = command.deltaY ?? 0;
       if (command.target) {
-        const locator = await locateIn(context, state, command.target, command);
-        if (deltaX === 0 && deltaY === 0) {
-          await locator.scrollIntoViewIfNeeded({ timeout: actionTimeout(command), ...withSignal(context) });
-        } else {
-          await locator.evaluate((element, delta) => element.scrollBy(delta.x, delta.y), { x: deltaX, y: deltaY });
-        }
+        await actIn(context, state, command.target, command, async (locator) => {
+          if (deltaX === 0 && deltaY === 0) {
+            await locator.scrollIntoViewIfNeeded({ timeout: actionTimeout(command), ...withSignal(context) });
+          } else {
+            await locator.evaluate((element, delta) => element.scrollBy(delta.x, delta.y), { x: deltaX, y: deltaY }, { timeout: actionTimeout(command) });
+          }
+        });
       } else {
         if (deltaX === 0 && deltaY === 0) throw new ValidationError("command.deltaY", "give a target to scroll into view, or a non-zero deltaX/deltaY");
         await state.page.mouse.wheel(deltaX, deltaY);
@@ -167,8 +183,8 @@ export const interactionHandlers: CommandHandlers<
         if (target.by === "ref") throw new ValidationError("command.target", "waiting for a ref to disappear is not supported; use a selector or role");
         await locateUnchecked(state, target).first().waitFor({ state: command.state, timeout });
       } else {
-        const locator = await resolveTarget(context.session, state, target, timeout);
-        await locator.waitFor({ state: command.state ?? "visible", timeout });
+        const visibility = command.state ?? "visible";
+        await actOn(context.session, state, target, timeout, (locator) => locator.waitFor({ state: visibility, timeout }));
       }
     }
     const { url, title } = await context.session.describe(state);
@@ -192,9 +208,12 @@ export const interactionHandlers: CommandHandlers<
 
   drag: (context, command) =>
     runAction(context, async (state) => {
-      const from = await resolveTarget(context.session, state, command.from, actionTimeout(command));
-      const to = await resolveTarget(context.session, state, command.to, actionTimeout(command));
-      await from.dragTo(to, { timeout: actionTimeout(command), ...withSignal(context) });
+      // The drop target must be there (and one) before the mouse goes down on the source.
+      const to = await actIn(context, state, command.to, command, async (locator) => {
+        await locator.waitFor({ state: "attached", timeout: actionTimeout(command) });
+        return locator;
+      });
+      await actIn(context, state, command.from, command, (from) => from.dragTo(to, { timeout: actionTimeout(command), ...withSignal(context) }));
     }),
 
   dragCoordinates: (context, command) =>

@@ -1,0 +1,80 @@
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import { AmbiguousTargetError, NotFoundError } from "../../src/errors.js";
+import type { BrowserHandle } from "../../src/protocol/adapter.js";
+import { createLocalProvider, type PlaywrightProvider } from "../../src/providers/local/index.js";
+import { useBrowser } from "../helpers/browser.js";
+
+/** The local provider, keeping the contexts it connects so the test can reach Playwright's classes. */
+const contexts: BrowserContext[] = [];
+const local = createLocalProvider();
+const provider: PlaywrightProvider = {
+  ...local,
+  async connect(session, signal) {
+    const context = await local.connect(session, signal);
+    contexts.push(context);
+    return context;
+  },
+};
+const browser = useBrowser({ provider });
+let handle: BrowserHandle;
+let pagePrototype: Page;
+let locatorPrototype: Locator;
+
+describe("round trips of an action (real Chromium)", () => {
+  beforeAll(async () => {
+    handle = await browser.open();
+    const page = contexts[0]!.pages()[0]!;
+    pagePrototype = Object.getPrototypeOf(page) as Page;
+    locatorPrototype = Object.getPrototypeOf(page.locator("body")) as Locator;
+  });
+  afterEach(() => vi.restoreAllMocks());
+
+  const spies = () => ({ title: vi.spyOn(pagePrototype, "title"), count: vi.spyOn(locatorPrototype, "count") });
+
+  it("actions that change nothing read no title and count no matches, and still report the title", async () => {
+    const loaded = await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    expect(loaded.title).toBe("Form");
+    const { title, count } = spies();
+    const clicked = await browser.adapter.execute(handle, { op: "click", selector: "#console-button" });
+    const pressed = await browser.adapter.execute(handle, { op: "press", target: { by: "selector", selector: "#console-button" }, key: "Shift" });
+    const hovered = await browser.adapter.execute(handle, { op: "hover", selector: "#console-button" });
+    for (const result of [clicked, pressed, hovered]) expect(result).toMatchObject({ navigated: false, title: "Form", newPages: [] });
+    expect(title).not.toHaveBeenCalled();
+    expect(count).not.toHaveBeenCalled();
+  });
+
+  it("reads the title again once the page navigated", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    const { title } = spies();
+    const clicked = await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "link", name: "Second page" } });
+    expect(clicked).toMatchObject({ navigated: true, title: "Second page" });
+    expect(title).toHaveBeenCalled();
+  });
+
+  it("shows a title a script set without navigating in pages at once", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    await browser.adapter.execute(handle, { op: "click", selector: "#retitle" });
+    const { pages } = await browser.adapter.execute(handle, { op: "pages" });
+    expect(pages.map((page) => page.title)).toEqual(["Retitled"]);
+    // What pages read is what the next action result reports.
+    expect((await browser.adapter.execute(handle, { op: "hover", selector: "#retitle" })).title).toBe("Retitled");
+  });
+
+  it("refuses an ambiguous target from Playwright's strict mode, without counting first", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    const { count } = spies();
+    const error = await browser.adapter
+      .execute(handle, { op: "click", target: { by: "role", role: "button", name: "Save", exact: true } })
+      .catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AmbiguousTargetError);
+    expect((error as AmbiguousTargetError).count).toBe(2);
+    expect((error as Error).message).toMatch(/role button named "Save" matched 2 elements; give nth \(0–1\)/);
+    expect(count).not.toHaveBeenCalled();
+    const missing = await browser.adapter
+      .execute(handle, { op: "click", target: { by: "role", role: "button", name: "Nope" }, timeoutMs: 300 })
+      .catch((caught: unknown) => caught);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect(count).not.toHaveBeenCalled();
+  });
+});

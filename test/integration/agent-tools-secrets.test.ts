@@ -61,7 +61,7 @@ describe("secrets and passwords in results (real Chromium)", () => {
     } finally {
       await tools.close();
     }
-    // The page did echo it (in its title): the tools showed it redacted.
+    // The page did echo it (in its title and its text): the tools showed it redacted.
     expect(await manager.list()).toEqual([]);
     const all = JSON.stringify(results);
     expect(all).toContain("PIN [redacted]");

@@ -102,39 +102,27 @@ describe("input that may have reached the page is outcome-unknown", () => {
 
 describe("input that cannot have reached the page failed", () => {
   // Pointer actions log "performing … action" strictly before their input, so a target that never becomes
-  // actionable is failed whenever the timeout lands: these cases cannot race.
-  const refused: [string, BrowserCommandInput][] = [
-    ["a click on a button that never becomes visible", { op: "click", selector: "#hidden", timeoutMs: refusedTimeoutMs }],
-    ["a hover on a button that never becomes visible", { op: "hover", target: { by: "selector", selector: "#hidden" }, timeoutMs: refusedTimeoutMs }],
-    ["a check of a disabled checkbox", { op: "check", target: { by: "selector", selector: "#c" }, timeoutMs: refusedTimeoutMs }],
+  // actionable is a timeout whenever the timeout lands: these cases cannot race. Fill and select check and
+  // act in one step, and a timeout inside that step is rightly unknown (test/unit/outcome.test.ts covers
+  // those logs): for them, refusals Playwright raises before it touches the element.
+  const refused: [string, BrowserCommandInput, typeof TimeoutError | typeof ActionFailedError][] = [
+    ["a click on a button that never becomes visible", { op: "click", selector: "#hidden", timeoutMs: refusedTimeoutMs }, TimeoutError],
+    ["a hover on a button that never becomes visible", { op: "hover", target: { by: "selector", selector: "#hidden" }, timeoutMs: refusedTimeoutMs }, TimeoutError],
+    ["a check of a disabled checkbox", { op: "check", target: { by: "selector", selector: "#c" }, timeoutMs: refusedTimeoutMs }, TimeoutError],
     [
       "a drag from a source that never becomes visible",
       { op: "drag", from: { by: "selector", selector: "#hidden" }, to: { by: "selector", selector: "#go" }, timeoutMs: refusedTimeoutMs },
+      TimeoutError,
     ],
+    ["a fill of an element that is not a field", { op: "fill", selector: "#s", value: "never typed", timeoutMs: dispatchedTimeoutMs }, ActionFailedError],
+    ["a select on an element that is not a select", { op: "select", target: { by: "selector", selector: "#t" }, value: "Blue", timeoutMs: dispatchedTimeoutMs }, ActionFailedError],
   ];
-  for (const [what, command] of refused) {
-    it(`${what} is a timeout, not unknown, and sent nothing`, async () => {
+  for (const [what, command, expected] of refused) {
+    it(`${what} failed (${expected.name}), not unknown, and sent nothing`, async () => {
       await onForm();
       const requestsBefore = browser.server.requests.length;
       const error = await failure(command);
-      expect(error).toBeInstanceOf(TimeoutError);
-      expect(isOutcomeUnknownError(error)).toBe(false);
-      expect(browser.server.requests.length).toBe(requestsBefore);
-    });
-  }
-
-  // Fill and select check and act in one step: a timeout that lands inside that step is rightly unknown
-  // (test/unit/outcome.test.ts covers those logs). Here, refusals Playwright raises before touching the element.
-  const notFields: [string, BrowserCommandInput][] = [
-    ["a fill of an element that is not a field", { op: "fill", selector: "#s", value: "never typed", timeoutMs: dispatchedTimeoutMs }],
-    ["a select on an element that is not a select", { op: "select", target: { by: "selector", selector: "#t" }, value: "Blue", timeoutMs: dispatchedTimeoutMs }],
-  ];
-  for (const [what, command] of notFields) {
-    it(`${what} failed, not unknown, and changed nothing`, async () => {
-      await onForm();
-      const requestsBefore = browser.server.requests.length;
-      const error = await failure(command);
-      expect(error).toBeInstanceOf(ActionFailedError);
+      expect(error).toBeInstanceOf(expected);
       expect(isOutcomeUnknownError(error)).toBe(false);
       expect(browser.server.requests.length).toBe(requestsBefore);
     });

@@ -159,10 +159,13 @@ describe("durable journal (real Chromium, real processes)", () => {
     await first.perform(id, "navigate", server.url("/index.html"));
     const recording = await first.startRecording(id);
     clock.advance(5_000);
-    await expect.poll(async () => (await first.getRecording(recording.id)).frames.length).toBe(2);
+    // The second frame is on disk once meta.json lists it (it is written after the frame is counted in memory).
+    const metaPath = join(recordingRootDir, recording.id, "meta.json");
+    const readMeta = async () => JSON.parse(await readFile(metaPath, "utf8")) as { state: string; frames: unknown[] };
+    await expect.poll(async () => (await readMeta()).frames.length).toBe(2);
     const frame = await first.recordingFrame(recording.id, "f0002");
     // Simulate a crash: the process ends without stopping the recording (no close()).
-    const meta = JSON.parse(await readFile(join(recordingRootDir, recording.id, "meta.json"), "utf8")) as { state: string };
+    const meta = await readMeta();
     expect(meta.state).toBe("recording");
 
     const second = new BrowserSessionManager(adapter, 1, { recordingRootDir });

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError } from "../errors.js";
 import { limits } from "../protocol/limits.js";
 import type { DiagnosticsEvent, DownloadInfo, DownloadReadResult } from "../protocol/results.js";
 import { sanitizeUrl } from "../protocol/url-policy.js";
-import type { DownloadProgressEvent } from "./download-progress.js";
+import type { DownloadProgressEvent } from "./page-events.js";
 
 interface DownloadRecord {
   info: DownloadInfo;
@@ -59,7 +59,7 @@ export class DownloadStore {
     void this.settle(record);
   }
 
-  /** Takes Chromium's word on a download's bytes as they arrive ({@link watchDownloadProgress}). */
+  /** Takes Chromium's word on a download's bytes as they arrive ({@link watchPageEvents}). */
   observe(event: DownloadProgressEvent): void {
     if (this.retired.has(event.guid)) {
       if (event.kind === "progress" && event.state !== "inProgress") this.retired.delete(event.guid);

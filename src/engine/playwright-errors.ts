@@ -13,6 +13,12 @@ function headline(message: string): string {
   return (message.split("\n")[0] ?? message).trim();
 }
 
+/** How many elements a locator matched, when Playwright's strict mode refused it (`undefined` otherwise). */
+export function strictModeCount(message: string): number | undefined {
+  const strict = /strict mode violation: .* resolved to (\d+) elements/.exec(message);
+  return strict ? Number(strict[1]) : undefined;
+}
+
 /**
  * Turns whatever Playwright threw into one of our errors, naming the command.
  * Our own errors pass through unchanged.
@@ -24,9 +30,8 @@ export function toStationError(error: unknown, op: string): StationBrowserError 
   if (error instanceof playwrightErrors.TimeoutError) {
     return new TimeoutError(`${op}: ${first}`, { cause: error });
   }
-  const strict = /strict mode violation: .* resolved to (\d+) elements/.exec(message);
-  if (strict) {
-    const count = Number(strict[1]);
+  const count = strictModeCount(message);
+  if (count !== undefined) {
     return new AmbiguousTargetError(count, `${op}: target matched ${count} elements; give nth (0–${count - 1}) or a more specific target`, {
       cause: error,
     });

@@ -4,7 +4,7 @@ import { limits } from "../protocol/limits.js";
 import type { DialogInfo, PageInfo } from "../protocol/results.js";
 import { refusalReason, sanitizeUrl } from "../protocol/url-policy.js";
 import { DiagnosticsRing } from "./diagnostics-ring.js";
-import { watchDownloadProgress } from "./download-progress.js";
+import { watchPageEvents } from "./page-events.js";
 import { DownloadStore } from "./downloads.js";
 import { isNavigationPending, PendingNavigation } from "./pending-navigation.js";
 import { RefRegistry } from "./refs.js";
@@ -288,15 +288,13 @@ export class EngineSession {
     page.on("close", () => this.unregister(state));
     page.on("dialog", (dialog) => void this.handleDialog(state, dialog));
     page.on("download", (download: Download) => this.downloads.track(download, state.id));
-    void watchDownloadProgress(
-      this.context,
-      page,
-      (event) => this.downloads.observe(event),
-      () => {
+    void watchPageEvents(this.context, page, {
+      download: (event) => this.downloads.observe(event),
+      windowOpened: () => {
         this.windowOpens++;
         this.wakePopupWaiters();
       },
-    );
+    });
     page.on("console", (message) => {
       // Chromium's own verbose hints ("[DOM] Input elements should have autocomplete…") are noise.
       const type: string = message.type();

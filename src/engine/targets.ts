@@ -1,6 +1,7 @@
 import { errors as playwrightErrors, type FrameLocator, type Locator, type Page } from "playwright-core";
 import { AmbiguousTargetError, NotFoundError, StaleRefError } from "../errors.js";
 import type { Target } from "../protocol/target.js";
+import { strictModeCount } from "./playwright-errors.js";
 import type { EngineSession, PageState } from "./session.js";
 
 type Scope = Page | FrameLocator;
@@ -96,9 +97,8 @@ export async function actOn<T>(
 /** What a failed action on `target` is reported as. */
 async function targetFailure(error: unknown, state: PageState, target: Target, timeoutMs: number): Promise<unknown> {
   const message = error instanceof Error ? error.message : String(error);
-  const strict = /strict mode violation: .* resolved to (\d+) elements/.exec(message);
-  if (strict) {
-    const count = Number(strict[1]);
+  const count = strictModeCount(message);
+  if (count !== undefined) {
     // The cause (with its call log) stays: the outcome rule reads it.
     return new AmbiguousTargetError(count, `${describe(target)} matched ${count} elements; give nth (0–${count - 1}) or a more specific target`, {
       cause: error,
@@ -108,10 +108,10 @@ async function targetFailure(error: unknown, state: PageState, target: Target, t
   // The locator never resolved to an element: nothing was sent to the page.
   if (target.by === "ref") return staleRef(target.ref, state.id);
   if (target.nth !== undefined) {
-    const count = await locateUnchecked(state, { ...target, nth: undefined })
+    const matches = await locateUnchecked(state, { ...target, nth: undefined })
       .count()
       .catch(() => 0);
-    if (count > 0) return count > target.nth ? error : nthOutOfRange(target, count);
+    if (matches > 0) return matches > target.nth ? error : nthOutOfRange(target, matches);
   }
   const within = target.frame?.length ? ` inside frame ${target.frame.join(" > ")}` : "";
   return new NotFoundError(`No element matches ${describe(target)}${within} (waited ${timeoutMs} ms)`);

@@ -1,4 +1,5 @@
 import type { Page } from "playwright-core";
+import { limits } from "../protocol/limits.js";
 
 /**
  * The visible text of a page's main frame: `innerText` of the body, which
@@ -10,16 +11,13 @@ export function readVisibleText(): string {
   return body ? String(body.innerText) : "";
 }
 
-/** Time a change probe may take before the change is reported as not available. */
-const probeTimeoutMs = 2_000;
-
 /**
  * The visible text for a change summary, or `undefined` when it cannot be
  * read in time (a page between documents, a closed page). Never throws.
  */
 export async function probeVisibleText(page: Page): Promise<string | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), probeTimeoutMs)));
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), limits.textChange.readTimeoutMs)));
   try {
     return await Promise.race([page.evaluate(readVisibleText).catch(() => undefined), late]);
   } finally {

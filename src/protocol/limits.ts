@@ -69,6 +69,15 @@ export const limits = {
     bytesDefault: 16 * KiB,
     bytesMax: 256 * KiB,
   },
+  /** An action's change in visible text (`textChange: true`). */
+  textChange: {
+    /** Lines listed per side (added, removed). */
+    lines: 40,
+    /** Characters per listed line; longer ones end in `…`. */
+    lineLength: 240,
+    /** Time each read of the page (before, after) may take; past it the change is left out. */
+    readTimeoutMs: 2_000,
+  },
   accessibility: {
     bytesDefault: 256 * KiB,
     bytesMax: 1 * MiB,

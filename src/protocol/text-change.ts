@@ -1,3 +1,5 @@
+import { limits } from "./limits.js";
+
 /**
  * What changed in a page's visible text across an action, as lines added and
  * removed (repeats counted), bounded. Computed by the engine when an action
@@ -7,7 +9,7 @@
 
 /** The change in visible text that an action result carries. */
 export interface TextChange {
-  /** Lines the page gained, in page order (at most {@link textChangeLimits.lines}, each at most {@link textChangeLimits.lineLength} characters). */
+  /** Lines the page gained, in page order (at most {@link limits.textChange.lines}, each at most {@link limits.textChange.lineLength} characters). */
   added: string[];
   /** Lines the page lost. */
   removed: string[];
@@ -16,16 +18,8 @@ export interface TextChange {
   removedCount: number;
 }
 
-/** Bounds of a {@link TextChange}. */
-export const textChangeLimits = {
-  /** Lines listed per side. */
-  lines: 40,
-  /** Characters per listed line; longer ones end in `…`. */
-  lineLength: 240,
-} as const;
-
 /** Lines of visible text, whitespace collapsed, empty lines dropped. */
-export function textLines(text: string): string[] {
+function textLines(text: string): string[] {
   return text
     .split("\n")
     .map((line) => line.replace(/\s+/g, " ").trim())
@@ -44,7 +38,7 @@ function missingFrom(from: readonly string[], other: readonly string[]): string[
   });
 }
 
-const clip = (line: string) => (line.length > textChangeLimits.lineLength ? `${line.slice(0, textChangeLimits.lineLength - 1)}…` : line);
+const clip = (line: string) => (line.length > limits.textChange.lineLength ? `${line.slice(0, limits.textChange.lineLength - 1)}…` : line);
 
 /** The change from `before` to `after` (both visible text), bounded. */
 export function diffText(before: string, after: string): TextChange {
@@ -53,8 +47,8 @@ export function diffText(before: string, after: string): TextChange {
   const added = missingFrom(afterLines, beforeLines);
   const removed = missingFrom(beforeLines, afterLines);
   return {
-    added: added.slice(0, textChangeLimits.lines).map(clip),
-    removed: removed.slice(0, textChangeLimits.lines).map(clip),
+    added: added.slice(0, limits.textChange.lines).map(clip),
+    removed: removed.slice(0, limits.textChange.lines).map(clip),
     addedCount: added.length,
     removedCount: removed.length,
   };
@@ -82,8 +76,8 @@ export function combineTextChanges(changes: readonly TextChange[]): TextChange {
     removedCount += change.removedCount - cancelledAdds - cancelledRemoves;
   }
   return {
-    added: added.slice(0, textChangeLimits.lines),
-    removed: removed.slice(0, textChangeLimits.lines),
+    added: added.slice(0, limits.textChange.lines),
+    removed: removed.slice(0, limits.textChange.lines),
     addedCount: Math.max(addedCount, added.length),
     removedCount: Math.max(removedCount, removed.length),
   };

@@ -4,7 +4,8 @@ import { cutUtf8, fenceClose, fenceOpen, utf8Length } from "../../src/agent-tool
 import { Redactor } from "../../src/redact.js";
 import { addPage, renderReply, textReply } from "../../src/agent-tools/reply.js";
 import { summarizeChange } from "../../src/agent-tools/page-probe.js";
-import { combineTextChanges, diffText, textChangeLimits } from "../../src/protocol/text-change.js";
+import { limits } from "../../src/protocol/limits.js";
+import { combineTextChanges, diffText } from "../../src/protocol/text-change.js";
 
 const nonceOf = (text: string) => /<untrusted-page-content nonce="([0-9a-f]+)">/.exec(text)?.[1];
 
@@ -104,8 +105,8 @@ describe("diffText and combineTextChanges", () => {
   it("bounds the lines it lists and clips long ones, counting all", () => {
     const change = diffText("", Array.from({ length: 100 }, (_, index) => `${index} ${"y".repeat(400)}`).join("\n"));
     expect(change.addedCount).toBe(100);
-    expect(change.added).toHaveLength(textChangeLimits.lines);
-    expect(change.added.every((line) => line.length <= textChangeLimits.lineLength && line.endsWith("…"))).toBe(true);
+    expect(change.added).toHaveLength(limits.textChange.lines);
+    expect(change.added.every((line) => line.length <= limits.textChange.lineLength && line.endsWith("…"))).toBe(true);
   });
 
   it("combines steps into their net change: a line added then removed cancels out", () => {

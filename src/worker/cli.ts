@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 /**
+ * The `station-browser-use` bin: `worker`, `mcp`, `--help`, `--version`.
+ *
  * `station-browser-use worker`: a browser worker with local Chromium behind
  * the station HTTP API. Secrets come from the environment only. On SIGINT or
  * SIGTERM it drains, closes every session, stops Chromium and exits 0.
@@ -12,6 +14,8 @@ import { BrowserSessionManager } from "../stores/session-manager.js";
 import { parseWorkerCommandLine, usage, UsageError, type WorkerCommandLine } from "./cli-options.js";
 import { createWorkerHttpServer } from "./http-server.js";
 import { createBrowserWorker } from "./worker.js";
+import { cliUsage, cliVersion, parseCliCommand, type CliChoice } from "./cli-commands.js";
+import { isValidationError } from "../errors.js";
 
 const name = "station-browser-use worker";
 const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -96,18 +100,13 @@ async function run(commandLine: WorkerCommandLine): Promise<void> {
   process.on("SIGTERM", (signal) => void stop(signal));
 }
 
-async function main(): Promise<void> {
-  if (process.argv[2] === "mcp") {
-    // `station-browser-use mcp`: the browser tools over MCP stdio (src/mcp/cli.ts).
-    const { runMcpCommand } = await import("../mcp/cli.js");
-    return runMcpCommand(process.argv.slice(3));
-  }
+async function runWorkerCommand(args: readonly string[]): Promise<void> {
   let commandLine: WorkerCommandLine | "help";
   try {
-    commandLine = parseWorkerCommandLine(process.argv.slice(2), process.env);
+    commandLine = parseWorkerCommandLine(["worker", ...args], process.env);
   } catch (error) {
     fail(messageOf(error));
-    if (error instanceof UsageError) process.stderr.write(`Run \`station-browser-use --help\` for usage.\n`);
+    if (error instanceof UsageError) process.stderr.write(`Run \`station-browser-use worker --help\` for usage.\n`);
     process.exit(2);
   }
   if (commandLine === "help") {
@@ -118,8 +117,29 @@ async function main(): Promise<void> {
     await run(commandLine);
   } catch (error) {
     fail(messageOf(error));
-    process.exit(1);
+    // A value the worker refuses at start (a tenant key too short, …) is a usage error too.
+    process.exit(isValidationError(error) ? 2 : 1);
   }
+}
+
+async function main(): Promise<void> {
+  let choice: CliChoice;
+  try {
+    choice = parseCliCommand(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`station-browser-use: ${messageOf(error)}\nRun \`station-browser-use --help\` for usage.\n`);
+    process.exit(2);
+  }
+  if (choice.kind !== "command") {
+    log(choice.kind === "help" ? cliUsage : cliVersion);
+    return;
+  }
+  if (choice.command === "mcp") {
+    // `station-browser-use mcp`: the browser tools over MCP stdio (src/mcp/cli.ts).
+    const { runMcpCommand } = await import("../mcp/cli.js");
+    return runMcpCommand(choice.args);
+  }
+  return runWorkerCommand(choice.args);
 }
 
 void main();

@@ -105,6 +105,22 @@ describe("station-browser-use worker (CLI)", () => {
     }
   });
 
+  it("answers --help and --version, and refuses an unknown command with exit 2 naming the real ones", async () => {
+    const help = start(["--help"], {});
+    expect(await help.exit).toBe(0);
+    expect(help.stdout()).toMatch(/^Usage: station-browser-use <command>/);
+    expect(help.stdout()).toMatch(/^ {2}worker .*\n {2}mcp /m);
+    const version = start(["--version"], {});
+    expect(await version.exit).toBe(0);
+    expect(version.stdout().trim()).toMatch(/^\d+\.\d+\.\d+/);
+    const workerHelp = start(["worker", "--help"], {});
+    expect(await workerHelp.exit).toBe(0);
+    expect(workerHelp.stdout()).toMatch(/^Usage: station-browser-use worker \[options\]/);
+    const unknown = start(["serve"], {});
+    expect(await unknown.exit).toBe(2);
+    expect(unknown.stderr()).toMatch(/unknown command "serve"; the commands are: worker, mcp/);
+  });
+
   it("refuses to start without a token, with a short one, or with a --token flag, never printing the secret", async () => {
     const missing = start(["worker", "--port", "0"], {});
     expect(await missing.exit).toBe(2);
@@ -120,7 +136,7 @@ describe("station-browser-use worker (CLI)", () => {
     expect(flag.stderr()).toMatch(/--token is refused: secrets come from the environment only/);
 
     const shortKey = start(["worker", "--port", "0"], { STATION_EXECUTION_TOKEN: token, STATION_TENANT_KEYS: `${secret}=acme` });
-    expect(await shortKey.exit).toBe(1);
+    expect(await shortKey.exit).toBe(2);
     expect(shortKey.stderr()).toMatch(/tenant acme.*at least 32 characters/);
 
     for (const run of [missing, short, flag, shortKey]) {

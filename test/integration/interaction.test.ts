@@ -1,4 +1,5 @@
 import { beforeEach, describe, expect, it } from "vitest";
+import { limits } from "../../src/protocol/limits.js";
 import { ValidationError } from "../../src/errors.js";
 import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import { useBrowser } from "../helpers/browser.js";
@@ -115,8 +116,12 @@ describe("interaction (real Chromium)", () => {
   });
 
   it("applies a one-shot dialog policy, with prompt text", async () => {
+    const before = Date.now();
     const policy = await browser.adapter.execute(handle, { op: "dialog", action: "accept", promptText: "Grace" });
-    expect(Date.parse(policy.expiresAt) - Date.now()).toBeGreaterThan(5000);
+    const after = Date.now();
+    // The policy lasts the default span from when it was set: bracketed by the clock around the call, whatever its duration.
+    expect(Date.parse(policy.expiresAt)).toBeGreaterThanOrEqual(before + limits.dialog.policyDefaultMs);
+    expect(Date.parse(policy.expiresAt)).toBeLessThanOrEqual(after + limits.dialog.policyDefaultMs);
     const prompted = await browser.adapter.execute(handle, { op: "click", selector: "#prompt-button" });
     expect(prompted.dialog).toMatchObject({ type: "prompt", handled: "accepted", unexpected: false });
     expect(await text("#dialog-log")).toBe("prompt:Grace");

@@ -194,10 +194,13 @@ describe("create", () => {
     server.use(...cloud.handlers);
     cloud.faults.create.push({ kind: "status", status: 429, headers: { "retry-after": "5" }, body: { message: "later" } });
     const controller = new AbortController();
-    const pending = steel().create({ openTag: crypto.randomUUID(), signal: controller.signal });
-    // Cancel once the 429 has been answered (during the 5 s wait it asked for).
-    await vi.waitFor(() => expect(cloud.requests).toHaveLength(1));
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    const held = heldSleep();
+    const waiting = held.nextWait();
+    const pending = steel({ sleep: held.sleep }).create({ openTag: crypto.randomUUID(), signal: controller.signal });
+    // Cancel once the 429 has been answered, during the 5 s wait it asked for.
+    await waiting;
+    expect(held.waits).toEqual([5000]);
+    expect(cloud.requests).toHaveLength(1);
     controller.abort();
     const error = await failure(pending);
     expect(error).toBeInstanceOf(ActionFailedError);

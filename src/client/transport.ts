@@ -18,6 +18,7 @@ import { describeCall, outcomeDetails, outcomeHint, type CallContext } from "./c
 import type { ResolvedBrowserUseClientOptions } from "./options.js";
 import { BodyTooLarge, readBoundedText } from "./read-body.js";
 import { workerError } from "./worker-errors.js";
+import { neverSent } from "./never-sent.js";
 
 const retryStatuses = [502, 503, 504];
 /** Added to a command's own time budget for the worker's watchdog and the trip there and back. */
@@ -290,22 +291,3 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
-/**
- * Failures before any byte of the request can have left: the connection was
- * refused, the name did not resolve, the TLS handshake failed, the connect
- * timed out, or fetch refused the port (Node's `cause.code` / message).
- */
-const connectPhaseCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EAI_NONAME", "EAI_FAIL", "UND_ERR_CONNECT_TIMEOUT", "ENETUNREACH", "EHOSTUNREACH"]);
-
-function neverSent(error: unknown): boolean {
-  const field = (value: unknown, name: string) => (typeof value === "object" && value !== null ? (value as Record<string, unknown>)[name] : undefined);
-  const connectPhase = (value: unknown): boolean => {
-    const code = field(value, "code");
-    if (typeof code === "string" && (connectPhaseCodes.has(code) || /^(ERR_SSL_|ERR_TLS_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_)/.test(code))) return true;
-    return field(value, "message") === "bad port";
-  };
-  const cause = field(error, "cause");
-  if (connectPhase(cause)) return true;
-  const errors = field(cause, "errors");
-  return Array.isArray(errors) && errors.length > 0 && errors.every(connectPhase);
-}

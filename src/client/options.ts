@@ -10,6 +10,8 @@ export interface ClientRetryOptions {
   delayMs?: number;
   /** Longest delay between two attempts. Default 400 ms. */
   maxDelayMs?: number;
+  /** The wait between attempts (tests pass one that records instead of waiting); it rejects when `signal` aborts. Default: a timer. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
 }
 
 /** Options of {@link BrowserUseClient}. */
@@ -39,7 +41,7 @@ export interface ResolvedBrowserUseClientOptions {
   fetch: typeof globalThis.fetch;
   timeoutMs: number;
   operator: boolean;
-  retry: Required<ClientRetryOptions>;
+  retry: Required<Omit<ClientRetryOptions, "sleep">> & Pick<ClientRetryOptions, "sleep">;
 }
 
 /** Every default of the client, in one place (see {@link resolveClientOptions}). */
@@ -84,6 +86,7 @@ const ClientOptionsSchema = v.strictObject({
         limit: v.optional(integerIn(0, 5)),
         delayMs: v.optional(integerIn(0, 10_000)),
         maxDelayMs: v.optional(integerIn(0, 60_000)),
+        sleep: v.optional(v.function("expected a function")),
       },
       "expected an object",
     ),
@@ -114,6 +117,7 @@ export function resolveClientOptions(options: BrowserUseClientOptions): Resolved
       limit: parsed.retry?.limit ?? clientDefaults.retry.limit,
       delayMs: parsed.retry?.delayMs ?? clientDefaults.retry.delayMs,
       maxDelayMs: parsed.retry?.maxDelayMs ?? clientDefaults.retry.maxDelayMs,
+      ...(parsed.retry?.sleep ? { sleep: parsed.retry.sleep as (ms: number, signal: AbortSignal) => Promise<void> } : {}),
     },
   };
 }

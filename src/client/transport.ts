@@ -170,7 +170,7 @@ export class WorkerTransport {
    * last answer in `attempt.answer`, interpreted like any other.
    */
   private async exchange(attempt: Attempt, json: string): Promise<void> {
-    const { limit, delayMs, maxDelayMs } = this.#options.retry;
+    const { limit, delayMs, maxDelayMs, sleep = pause } = this.#options.retry;
     for (let retry = 0; ; retry++) {
       const last = !attempt.read || retry >= limit;
       try {
@@ -180,7 +180,7 @@ export class WorkerTransport {
       } catch (error) {
         if (last || isStationBrowserError(error) || attempt.signal.aborted) throw error;
       }
-      await pause(Math.min(delayMs * 2 ** retry, maxDelayMs), attempt.signal);
+      await sleep(Math.min(delayMs * 2 ** retry, maxDelayMs), attempt.signal);
     }
   }
 

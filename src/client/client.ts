@@ -1,7 +1,7 @@
 import type { ControlGrant, ControlState } from "../lifecycle/control.js";
 import type { ReconcileReport } from "../lifecycle/ledger.js";
 import type { ManagedSessionInfo } from "../lifecycle/manager.js";
-import type { PerformAction } from "../lifecycle/perform.js";
+import type { PerformAction } from "../protocol/perform.js";
 import type { RecordingFrame } from "../lifecycle/recordings.js";
 import type { Checkpoint, RecordingMeta } from "../lifecycle/stores.js";
 import { resolveExecuteOptions, type BrowserBackend, type CloseSessionOptions, type ExecuteOptions } from "../protocol/backend.js";

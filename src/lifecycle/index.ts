@@ -1,6 +1,6 @@
 export { BrowserSessionManager, type ManagedSessionInfo, type ManagerCloseReport } from "./manager.js";
 export type { PendingRelease, ReconcileReport, UncertainOpening } from "./ledger.js";
-export { performCommand, type PerformAction } from "./perform.js";
+export { performCommand, type PerformAction } from "../protocol/perform.js";
 export { resolveSessionManagerOptions, type SessionManagerOptions, type ResolvedSessionManagerOptions } from "./options.js";
 export { createMemoryStateStore, createMemoryRecordingStore } from "./memory-stores.js";
 export { systemClock, type Clock } from "./clock.js";

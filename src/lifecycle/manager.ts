@@ -27,7 +27,7 @@ import { SessionManagerEmitter, type SessionCloseReason } from "./events.js";
 import { Journal } from "./journal.js";
 import { emptyReport, OpenLedger, type PendingRelease, type ReconcileReport, type UncertainOpening } from "./ledger.js";
 import { describeCommand } from "./mask.js";
-import { performCommand, type PerformAction } from "./perform.js";
+import { performCommand, type PerformAction } from "../protocol/perform.js";
 import { resolveSessionManagerOptions, type ResolvedSessionManagerOptions, type SessionManagerOptions } from "./options.js";
 import { Recorder, type RecordingFrame } from "./recordings.js";
 import type { Checkpoint, JournalEntry, RecordingMeta, StoredLedger } from "./stores.js";

@@ -10,6 +10,7 @@ import type { StationBrowserErrorCode } from "../errors.js";
 import { integerIn, nonEmptyString } from "./fields.js";
 import { limits } from "./limits.js";
 import { OpenOptionsSchema } from "./open-options.js";
+import { performActions } from "./perform.js";
 
 const sessionId = nonEmptyString(128, "session id");
 const opaqueId = (what: string) => v.pipe(nonEmptyString(128, what), v.regex(/^[A-Za-z0-9_.:-]+$/, `expected a ${what}`));
@@ -24,7 +25,7 @@ export const workerRequestSchemas = {
   execute: request("execute", { id: sessionId, command: v.unknown(), controlToken: v.optional(token) }),
   action: request("action", {
     id: sessionId,
-    action: v.picklist(["navigate", "evaluate", "click", "type", "press", "screenshot"], "expected navigate, evaluate, click, type, press or screenshot"),
+    action: v.picklist(performActions, `expected one of ${performActions.join(", ")}`),
     value: v.optional(v.string("expected a string")),
     controlToken: v.optional(token),
   }),

@@ -2,7 +2,7 @@ import { AuthenticationError, PayloadTooLargeError, isOutcomeUnknownError, isVal
 import { base64DecodedBytes } from "../protocol/commands.js";
 import { limits } from "../protocol/limits.js";
 import type { BrowserSessionManager } from "../lifecycle/manager.js";
-import { performCommand } from "../lifecycle/perform.js";
+import { performCommand } from "../protocol/perform.js";
 import type { WorkerMethod, WorkerRequest } from "../protocol/wire.js";
 import type { Caller } from "./auth.js";
 import { bodyFieldError } from "./body.js";

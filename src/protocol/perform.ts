@@ -1,8 +1,9 @@
 import { ValidationError } from "../errors.js";
-import type { BrowserCommandInput } from "../protocol/commands.js";
+import type { BrowserCommandInput } from "./commands.js";
 
-/** The short actions of `perform`. */
-export type PerformAction = "navigate" | "evaluate" | "click" | "type" | "press" | "screenshot";
+/** The short actions of `perform`, in one list: the worker's `action` method and the manager's `perform` take these. */
+export const performActions = ["navigate", "evaluate", "click", "type", "press", "screenshot"] as const;
+export type PerformAction = (typeof performActions)[number];
 
 const builders: Record<PerformAction, { needs?: string; build: (value: string) => BrowserCommandInput }> = {
   navigate: { needs: "URL", build: (url) => ({ op: "navigate", url }) },

@@ -1,4 +1,4 @@
-import type { ManagedSessionInfo } from "../lifecycle/manager.js";
+import type { ManagedSessionInfo } from "../protocol/sessions.js";
 
 /** A session this toolset opened, under its alias. */
 export interface SessionEntry {

@@ -1,5 +1,5 @@
 import { isControlLeaseError, isNotFoundError } from "../errors.js";
-import type { ManagedSessionInfo } from "../lifecycle/manager.js";
+import type { ManagedSessionInfo } from "../protocol/sessions.js";
 import { safeParseWith } from "../protocol/parse.js";
 import type { BrowserToolDefinition, ToolContext } from "./define-tool.js";
 import { failureReply, invalidInputReply } from "./failure.js";

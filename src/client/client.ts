@@ -1,9 +1,5 @@
-import type { ControlGrant, ControlState } from "../lifecycle/control.js";
-import type { ReconcileReport } from "../lifecycle/ledger.js";
-import type { ManagedSessionInfo } from "../lifecycle/manager.js";
+import type { Checkpoint, ControlGrant, ControlState, ManagedSessionInfo, ReconcileReport, RecordingFrame, RecordingMeta } from "../protocol/sessions.js";
 import type { PerformAction } from "../protocol/perform.js";
-import type { RecordingFrame } from "../lifecycle/recordings.js";
-import type { Checkpoint, RecordingMeta } from "../lifecycle/stores.js";
 import { resolveExecuteOptions, type BrowserBackend, type CloseSessionOptions, type ExecuteOptions } from "../protocol/backend.js";
 import { isObservationCommand, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
 import type { OpenOptions } from "../protocol/open-options.js";

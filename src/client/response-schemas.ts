@@ -1,90 +1,55 @@
 /**
- * What the client accepts under `data`, per worker method. Objects are loose
- * (a newer worker may add fields) but every field the caller relies on is
- * required and typed; anything else is a malformed response.
+ * What the client accepts under `data`, per worker method: the protocol's
+ * session shapes (src/protocol/sessions.ts) for the session-level methods,
+ * where every field the caller relies on is required and typed (fields a
+ * newer worker adds are dropped); anything else is a malformed response.
  */
 import * as v from "valibot";
-import type { ControlGrant, ControlState } from "../lifecycle/control.js";
-import type { ManagedSessionInfo } from "../lifecycle/manager.js";
-import type { ReconcileReport } from "../lifecycle/ledger.js";
-import type { RecordingFrame } from "../lifecycle/recordings.js";
-import type { Checkpoint, RecordingMeta } from "../lifecycle/stores.js";
+import {
+  CheckpointSchema,
+  ControlGrantSchema,
+  ControlStateSchema,
+  ManagedSessionInfoSchema,
+  ReconcileReportSchema,
+  RecordingFrameSchema,
+  RecordingMetaSchema,
+  type Checkpoint,
+  type ControlGrant,
+  type ControlState,
+  type ManagedSessionInfo,
+  type ReconcileReport,
+  type RecordingFrame,
+  type RecordingMeta,
+} from "../protocol/sessions.js";
 import type { WorkerMethod } from "../protocol/wire.js";
 
 const text = v.string();
-const optionalText = v.optional(v.string());
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
-
-const ControlStateSchema = v.looseObject({ mode: v.picklist(["automation", "human"]), expiresAt: optionalText });
-
-/** A session as the worker lists it. */
-export const SessionInfoSchema = v.looseObject({
-  id: v.pipe(text, v.minLength(1)),
-  provider: text,
-  openTag: text,
-  profileId: optionalText,
-  liveViewUrl: optionalText,
-  openedAt: text,
-  lastActionAt: optionalText,
-  busy: optionalText,
-  control: ControlStateSchema,
-});
-
-const CheckpointSchema = v.looseObject({
-  id: v.pipe(text, v.minLength(1)),
-  createdAt: text,
-  sessionId: text,
-  backend: text,
-  options: v.looseObject({}),
-  pages: v.array(v.looseObject({ url: text, title: text })),
-  selectedIndex: count,
-});
-
-const RecordingMetaSchema = v.looseObject({
-  id: v.pipe(text, v.minLength(1)),
-  sessionId: text,
-  startedAt: text,
-  stoppedAt: optionalText,
-  state: v.picklist(["recording", "stopped"]),
-  stopReason: v.optional(v.picklist(["stopped", "sessionClosed", "frameLimit", "byteLimit", "recovered"])),
-  frames: v.array(v.looseObject({ id: text, capturedAt: text, bytes: count })),
-});
-
-const PngFrameSchema = v.looseObject({ mimeType: v.literal("image/png"), base64: text, capturedAt: text });
-
-const ControlGrantSchema = v.looseObject({ token: v.pipe(text, v.minLength(1)), expiresAt: text });
 
 /** Methods that return nothing: any `data` (the worker sends `null` or `{ ok: true }`) is accepted and dropped. */
 const NothingSchema = v.unknown();
 
 /** `data` of each worker method, except `execute`/`action` (see {@link commandResultSchema}). */
-const ReconcileReportSchema = v.object({
-  adopted: v.array(v.object({ openTag: text, sessionId: text })),
-  released: v.array(v.object({ openTag: text, providerSessionId: text })),
-  absent: v.array(text),
-  unresolved: v.array(v.object({ openTag: text, providerSessionId: v.optional(text), reason: text })),
-});
-
 export const responseSchemas = {
-  open: SessionInfoSchema,
+  open: ManagedSessionInfoSchema,
   close: NothingSchema,
-  list: v.array(SessionInfoSchema),
-  liveFrame: PngFrameSchema,
+  list: v.array(ManagedSessionInfoSchema),
+  liveFrame: RecordingFrameSchema,
   controlAcquire: ControlGrantSchema,
   controlRenew: ControlGrantSchema,
   controlRelease: NothingSchema,
   control: ControlStateSchema,
   checkpoint: CheckpointSchema,
   checkpoints: v.array(CheckpointSchema),
-  resume: SessionInfoSchema,
+  resume: ManagedSessionInfoSchema,
   deleteCheckpoint: NothingSchema,
   recordingStart: RecordingMetaSchema,
   recordingStop: RecordingMetaSchema,
   recording: RecordingMetaSchema,
   recordings: v.array(RecordingMetaSchema),
-  recordingFrame: PngFrameSchema,
+  recordingFrame: RecordingFrameSchema,
   recordingDelete: NothingSchema,
-  reconcile: v.array(SessionInfoSchema),
+  reconcile: v.array(ManagedSessionInfoSchema),
   reconcileAll: ReconcileReportSchema,
 } satisfies Record<Exclude<WorkerMethod, "execute" | "action">, v.GenericSchema>;
 

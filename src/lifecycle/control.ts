@@ -2,17 +2,9 @@ import { ControlLeaseError, ValidationError } from "../errors.js";
 import { limits } from "../protocol/limits.js";
 import type { Clock } from "./clock.js";
 
-/** Who drives a session now. Never carries the token. */
-export interface ControlState {
-  mode: "automation" | "human";
-  expiresAt?: string;
-}
+import type { ControlGrant, ControlState } from "../protocol/sessions.js";
 
-/** A granted lease: the token goes to the human's client only, never to a model. */
-export interface ControlGrant {
-  token: string;
-  expiresAt: string;
-}
+export type { ControlGrant, ControlState } from "../protocol/sessions.js";
 
 interface Lease {
   token: string;

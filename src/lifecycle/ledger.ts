@@ -9,6 +9,7 @@ import { isNotFoundError } from "../errors.js";
 import type { BrowserAdapter, BrowserHandle, FoundSession } from "../protocol/adapter.js";
 import type { ResolvedOpenOptions } from "../protocol/open-options.js";
 import type { StoredLedger } from "./stores.js";
+import type { ReconcileReport } from "../protocol/sessions.js";
 
 /** An open whose outcome is unknown: the provider may run a session with this tag. */
 export interface UncertainOpening {
@@ -33,21 +34,7 @@ export interface PendingRelease {
   reason: string;
 }
 
-/**
- * What one reconcile pass did. Each provider session is in one list only: a
- * release that fails while an open is settled is reported unresolved (and
- * owed, in `pendingReleases`), and the next pass retries it.
- */
-export interface ReconcileReport {
-  /** Uncertain opens found running and handed back as sessions (with `adopt`). */
-  adopted: { openTag: string; sessionId: string }[];
-  /** Provider sessions found (or pending) and released now. */
-  released: { openTag: string; providerSessionId: string }[];
-  /** Uncertain opens proven absent (nothing runs under their tag). */
-  absent: string[];
-  /** Still unsettled: the provider could not be asked, or a release failed again. */
-  unresolved: { openTag: string; providerSessionId?: string; reason: string }[];
-}
+export type { ReconcileReport } from "../protocol/sessions.js";
 
 interface UncertainEntry {
   info: UncertainOpening;

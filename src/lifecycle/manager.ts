@@ -31,21 +31,9 @@ import { performCommand, type PerformAction } from "../protocol/perform.js";
 import { resolveSessionManagerOptions, type ResolvedSessionManagerOptions, type SessionManagerOptions } from "./options.js";
 import { Recorder, type RecordingFrame } from "./recordings.js";
 import type { Checkpoint, JournalEntry, RecordingMeta, StoredLedger } from "./stores.js";
+import type { ManagedSessionInfo } from "../protocol/sessions.js";
 
-/** A session as the manager lists it. */
-export interface ManagedSessionInfo {
-  id: string;
-  provider: string;
-  /** The client-made tag of the open that created it. */
-  openTag: string;
-  profileId?: string;
-  liveViewUrl?: string;
-  openedAt: string;
-  lastActionAt?: string;
-  /** The op running now, if any. */
-  busy?: string;
-  control: ControlState;
-}
+export type { ManagedSessionInfo } from "../protocol/sessions.js";
 
 /** What {@link BrowserSessionManager.close} could not settle. */
 export interface ManagerCloseReport {
@@ -613,7 +601,7 @@ export class BrowserSessionManager implements BrowserBackend {
   }
 
   /** A PNG of the selected page for a human watching. Viewing does not extend idle time. */
-  async liveFrame(sessionId: string): Promise<{ mimeType: "image/png"; base64: string; capturedAt: string }> {
+  async liveFrame(sessionId: string): Promise<RecordingFrame> {
     await this.ready();
     const session = this.session(sessionId);
     const shot = await this.adapter.execute(session.handle, { op: "screenshot" });

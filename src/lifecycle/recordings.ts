@@ -4,12 +4,9 @@ import { limits } from "../protocol/limits.js";
 import type { Clock } from "./clock.js";
 import type { RecordingMeta, RecordingStore } from "./stores.js";
 
-/** A recorded frame as returned to callers. */
-export interface RecordingFrame {
-  mimeType: "image/png";
-  base64: string;
-  capturedAt: string;
-}
+import type { RecordingFrame } from "../protocol/sessions.js";
+
+export type { RecordingFrame } from "../protocol/sessions.js";
 
 interface Active {
   timer: unknown;

@@ -6,6 +6,7 @@
  */
 import type { PendingRelease, UncertainOpening } from "./ledger.js";
 import type { ResolvedOpenOptions } from "../protocol/open-options.js";
+import type { Checkpoint, RecordingMeta } from "../protocol/sessions.js";
 
 /** One action as the journal (and the audit) keeps it. */
 export interface JournalEntry {
@@ -29,21 +30,7 @@ export interface JournalEntry {
   human?: boolean;
 }
 
-/** A resumable description of a session. */
-export interface Checkpoint {
-  id: string;
-  createdAt: string;
-  /** Session the checkpoint was taken from. */
-  sessionId: string;
-  /** Provider name (`local`, `browserbase`, `steel`). */
-  backend: string;
-  /** The validated open options (no open tag). */
-  options: Omit<ResolvedOpenOptions, "openTag">;
-  /** Pages in order, URLs sanitised (http(s) without credentials, query or fragment, or about:blank). */
-  pages: { url: string; title: string }[];
-  /** Index of the selected page in `pages`. */
-  selectedIndex: number;
-}
+export type { Checkpoint, RecordingMeta } from "../protocol/sessions.js";
 
 /** An uncertain open as stored: with the options to take its session over with. */
 export interface StoredUncertainOpening extends UncertainOpening {
@@ -100,17 +87,6 @@ export interface StateStore {
   close(): Promise<void>;
 }
 
-/** A recording's metadata. */
-export interface RecordingMeta {
-  id: string;
-  sessionId: string;
-  startedAt: string;
-  stoppedAt?: string;
-  state: "recording" | "stopped";
-  /** Why it stopped: asked, session closed, a limit reached, or recovered after a restart. */
-  stopReason?: "stopped" | "sessionClosed" | "frameLimit" | "byteLimit" | "recovered";
-  frames: { id: string; capturedAt: string; bytes: number }[];
-}
 
 /** Frames of recordings. Frames are PNG, passed as base64. */
 export interface RecordingStore {

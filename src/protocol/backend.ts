@@ -1,6 +1,4 @@
-import type { ControlState } from "../lifecycle/control.js";
-import type { ManagedSessionInfo } from "../lifecycle/manager.js";
-import type { Checkpoint } from "../lifecycle/stores.js";
+import type { Checkpoint, ControlState, ManagedSessionInfo } from "./sessions.js";
 import type { BrowserCommand, BrowserCommandInput } from "./commands.js";
 import type { OpenOptions } from "./open-options.js";
 import type { CommandResult } from "./results.js";

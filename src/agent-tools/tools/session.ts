@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { isControlLeaseError, isNotFoundError, isOutcomeUnknownError } from "../../errors.js";
-import type { ManagedSessionInfo } from "../../lifecycle/manager.js";
+import type { ManagedSessionInfo } from "../../protocol/sessions.js";
 import { commandSchemas } from "../../protocol/commands.js";
 import { profileId } from "../../protocol/fields.js";
 import { defineBrowserTool, type ToolContext } from "../define-tool.js";

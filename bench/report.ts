@@ -7,7 +7,7 @@
  * benchmark's printed figures under its command. The benchmarks themselves
  * are unchanged; the report only collects what they print.
  *
- * Run: `npm run bench [-- names…] [-- --rounds N] [-- --pages N] [-- --out FILE]`
+ * Run: `npm run bench [-- names…] [--rounds N] [--pages N] [--builtin] [--out FILE]`
  * - names: any of actions, cdp, observe, agent, bundle, journal (default all,
  *   in that order);
  * - `--rounds N` (or `BENCH_ROUNDS`): rounds of bench:actions and bench:cdp
@@ -15,6 +15,8 @@
  *   without it each benchmark runs its own default;
  * - `--pages N` (or `BENCH_PAGES`): the first N login pages of bench:agent
  *   (bench:observe always runs the whole corpus);
+ * - `--builtin`: bench:observe and bench:agent on their built-in generated
+ *   pages even when the corpus is present (without the corpus they use them anyway);
  * - `--out FILE`: where to write (default bench/RESULTS.md).
  * Exits non-zero when a benchmark failed; its section then says so.
  */
@@ -33,6 +35,8 @@ interface Options {
   names: BenchName[];
   rounds?: number;
   pages?: number;
+  /** Run bench:observe and bench:agent on their built-in pages even with the corpus present. */
+  builtin: boolean;
   out: string;
 }
 
@@ -62,14 +66,14 @@ const benchmarks = {
     title: "Observation size",
     script: "bench:observe",
     file: "bench/observe.ts",
-    args: () => [],
-    withoutCorpus: "The corpus is absent, and bench:observe has no built-in page set: it printed that it skipped.",
+    args: (options) => (options.builtin ? ["--builtin"] : []),
+    withoutCorpus: "The corpus is absent: these figures are on bench:observe's built-in generated pages (bench/builtin-login-pages.ts, bench/builtin-article-pages.ts), not the corpus.",
   },
   agent: {
     title: "Agent login flow against @playwright/mcp",
     script: "bench:agent",
     file: "bench/agent.ts",
-    args: (options) => (options.pages ? ["--pages", String(options.pages)] : []),
+    args: (options) => [...(options.pages ? ["--pages", String(options.pages)] : []), ...(options.builtin ? ["--builtin"] : [])],
     withoutCorpus: "The corpus is absent: these figures are on bench:agent's built-in generated login pages (bench/builtin-login-pages.ts), not the corpus.",
   },
   bundle: {
@@ -98,6 +102,7 @@ export function readOptions(args: readonly string[], environment: Record<string,
   let rounds = environment.BENCH_ROUNDS ? positive(environment.BENCH_ROUNDS, "BENCH_ROUNDS") : undefined;
   let pages = environment.BENCH_PAGES ? positive(environment.BENCH_PAGES, "BENCH_PAGES") : undefined;
   let out = path.join(root, "bench/RESULTS.md");
+  let builtin = false;
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
@@ -105,10 +110,11 @@ export function readOptions(args: readonly string[], environment: Record<string,
     if (flag === "--rounds") rounds = positive(value(), "--rounds");
     else if (flag === "--pages") pages = positive(value(), "--pages");
     else if (flag === "--out") out = path.resolve(value() ?? "");
+    else if (arg === "--builtin") builtin = true;
     else if ((benchNames as string[]).includes(arg)) names.push(arg as BenchName);
-    else throw new Error(`unknown argument ${JSON.stringify(arg.slice(0, 40))}: expected benchmark names (${benchNames.join(", ")}), --rounds N, --pages N or --out FILE`);
+    else throw new Error(`unknown argument ${JSON.stringify(arg.slice(0, 40))}: expected benchmark names (${benchNames.join(", ")}), --rounds N, --pages N, --builtin or --out FILE`);
   }
-  return { names: names.length ? benchNames.filter((name) => names.includes(name)) : benchNames, out, ...(rounds ? { rounds } : {}), ...(pages ? { pages } : {}) };
+  return { names: names.length ? benchNames.filter((name) => names.includes(name)) : benchNames, out, builtin, ...(rounds ? { rounds } : {}), ...(pages ? { pages } : {}) };
 }
 
 async function packageVersion(name: string): Promise<string> {
@@ -181,7 +187,8 @@ function run(benchmark: Benchmark, options: Options): Promise<Run> {
 
 function section(benchmark: Benchmark, result: Run): string {
   const status = result.code === 0 ? `ran in ${result.seconds.toFixed(0)} s` : `**failed** (exit code ${result.code ?? "none"}) after ${result.seconds.toFixed(0)} s`;
-  const note = benchmark.withoutCorpus && !corpusPresent() ? `\n${benchmark.withoutCorpus}\n` : "";
+  const builtinNote = benchmark.withoutCorpus?.replace("The corpus is absent", "Run with --builtin");
+  const note = !benchmark.withoutCorpus ? "" : !corpusPresent() ? `\n${benchmark.withoutCorpus}\n` : result.command.includes("--builtin") ? `\n${builtinNote}\n` : "";
   const fence = result.output.includes("```") ? "~~~~" : "```";
   return `## ${benchmark.title} (\`npm run ${benchmark.script}\`)\n\nCommand: \`${result.command}\`, ${status}.\n${note}\n${fence}text\n${result.output.trimEnd()}\n${fence}\n`;
 }

@@ -7,19 +7,13 @@
  *
  * The WebSocket parts are playwright-core's own bundled `ws`
  * (`playwright-core/lib/utilsBundle`, an exported entry), so the benchmark
- * needs no new dependency. Also here: launching Chromium with
- * `--remote-debugging-port=0` and reading its endpoint.
+ * needs no new dependency.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { closedNetworkArgs } from "../src/playwright.js";
 
 /** The part of the bundled `ws` API used here. */
-interface Socket {
+export interface Socket {
   readyState: number;
   send(data: unknown): void;
   close(): void;
@@ -27,16 +21,18 @@ interface Socket {
   on(event: "close" | "open", listener: () => void): void;
   on(event: "error", listener: (error: Error) => void): void;
 }
-interface SocketServer {
+export interface SocketServer {
   address(): AddressInfo;
   close(callback?: () => void): void;
   on(event: "connection", listener: (socket: Socket) => void): void;
   on(event: "listening", listener: () => void): void;
 }
-const bundle = createRequire(import.meta.url)("playwright-core/lib/utilsBundle") as {
+/** playwright-core's bundled `ws`: a client (`ws`) and a server (`wsServer`). */
+export const bundledWebSocket = createRequire(import.meta.url)("playwright-core/lib/utilsBundle") as {
   ws: new (url: string, options?: Record<string, unknown>) => Socket;
   wsServer: new (options: Record<string, unknown>) => SocketServer;
 };
+const bundle = bundledWebSocket;
 const maxPayload = 256 * 1024 * 1024;
 
 /** One CDP frame as the client saw it. */
@@ -95,6 +91,27 @@ function runsCode(params: Record<string, unknown> | undefined): string | undefin
   }
   const code = declaration ?? params?.expression;
   return typeof code === "string" ? code : undefined;
+}
+
+/**
+ * Serial round trips in `frames`: the depth of the command chain. A command
+ * gets depth 1 + the deepest reply the client had received when it sent it
+ * (commands sent together share a depth); the result is the largest depth.
+ */
+export function serialRoundTrips(frames: readonly Frame[]): number {
+  const depthOf = new Map<number, number>();
+  let received = 0;
+  let deepest = 0;
+  for (const frame of frames) {
+    if (frame.id === undefined) continue;
+    if (frame.kind === "command") {
+      depthOf.set(frame.id, received + 1);
+      deepest = Math.max(deepest, received + 1);
+    } else if (frame.kind === "reply") {
+      received = Math.max(received, depthOf.get(frame.id) ?? 0);
+    }
+  }
+  return deepest;
 }
 
 /** Forwards frames from one socket to another after `delay()` ms, in order, logging each at hand-over or receipt. */
@@ -174,45 +191,4 @@ export async function startRelay(browserUrl: string): Promise<Relay> {
     upstream.on("error", () => client.close());
   });
   return relay;
-}
-
-/** A Chromium launched with a DevTools port, and its browser endpoint. */
-export interface DebuggableChromium {
-  browserUrl: string;
-  version: string;
-  close(): Promise<void>;
-}
-
-/**
- * Launches headless Chromium with `--remote-debugging-port=0` and the
- * closed-network flags; `--no-sandbox` as Playwright launches it by default
- * (`chromiumSandbox: false`).
- */
-export async function launchDebuggableChromium(executablePath: string): Promise<DebuggableChromium> {
-  const profile = await mkdtemp(join(tmpdir(), "station-bench-cdp-"));
-  const child: ChildProcess = spawn(
-    executablePath,
-    ["--headless=new", "--no-sandbox", "--remote-debugging-port=0", `--user-data-dir=${profile}`, ...closedNetworkArgs, "about:blank"],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  const browserUrl = await new Promise<string>((resolve, reject) => {
-    let seen = "";
-    child.stderr!.on("data", (chunk: Buffer) => {
-      seen += chunk.toString("utf8");
-      const match = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
-      if (match) resolve(match[1]!);
-    });
-    child.on("exit", (code) => reject(new Error(`Chromium exited (code ${code}) before its DevTools endpoint: ${seen.slice(-500)}`)));
-  });
-  const { Browser: version } = (await (await fetch(`http://${new URL(browserUrl).host}/json/version`)).json()) as { Browser: string };
-  return {
-    browserUrl,
-    version,
-    async close() {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-      await rm(profile, { recursive: true, force: true });
-    },
-  };
 }

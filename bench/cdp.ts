@@ -4,10 +4,11 @@
  * driving its own headless Chromium through a WebSocket relay
  * (bench/cdp-relay.ts) that sees every CDP frame.
  *
- * Setup. Each side gets a Chromium started with `--remote-debugging-port=0`
- * and the closed-network flags (`closedNetworkArgs`), a relay in front of
- * it, and `chromium.connectOverCDP(relay)`. Raw drives the default context's
- * page; the engine gets the same connection through `withPlaywright`, the
+ * Setup. Each side gets a headless Chromium started with
+ * `--remote-debugging-port=0`, `--no-sandbox` (as Playwright launches it by
+ * default) and the closed-network flags (`closedNetworkArgs`), by the tests'
+ * test/helpers/cdp-chromium.ts; a relay in front of it; and
+ * `chromium.connectOverCDP(relay)`. Raw drives the default context's page; the engine gets the same connection through `withPlaywright`, the
  * path hosted providers take (the local provider launches over a pipe, which
  * a WebSocket relay cannot see; the commands are the same code either way).
  * The form page is served on 127.0.0.1; nothing reaches the internet.
@@ -49,10 +50,11 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { PlaywrightBrowserAdapter, findChromium, withPlaywright, type PlaywrightProvider } from "../src/playwright.js";
+import { PlaywrightBrowserAdapter, withPlaywright, type PlaywrightProvider } from "../src/playwright.js";
 import type { BrowserProvider, ProviderSession } from "../src/providers/types.js";
 import type { BrowserCommandInput } from "../src/protocol/commands.js";
-import { launchDebuggableChromium, startRelay, type DebuggableChromium, type Frame, type Relay } from "./cdp-relay.js";
+import { startCdpChromium, type CdpChromium } from "../test/helpers/cdp-chromium.js";
+import { serialRoundTrips, startRelay, type Relay } from "./cdp-relay.js";
 
 const rounds = positiveInteger(process.argv[2], 20, "rounds");
 const delayRounds = positiveInteger(process.argv[3], 10, "delayRounds");
@@ -158,22 +160,6 @@ interface Sample {
   serial: number;
   methods: Map<string, number>;
   details: Map<string, number>;
-}
-
-function serialRoundTrips(frames: readonly Frame[]): number {
-  const depthOf = new Map<number, number>();
-  let received = 0;
-  let deepest = 0;
-  for (const frame of frames) {
-    if (frame.id === undefined) continue;
-    if (frame.kind === "command") {
-      depthOf.set(frame.id, received + 1);
-      deepest = Math.max(deepest, received + 1);
-    } else if (frame.kind === "reply") {
-      received = Math.max(received, depthOf.get(frame.id) ?? 0);
-    }
-  }
-  return deepest;
 }
 
 async function measure(side: Side, op: Op, round: number): Promise<Sample> {
@@ -305,19 +291,19 @@ async function main(): Promise<void> {
   const server = createServer((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end(formPage));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-  const executable = process.env.CHROMIUM_PATH ?? findChromium();
-  const browsers: DebuggableChromium[] = [];
+  const browsers: CdpChromium[] = [];
   const relays: Relay[] = [];
   const sides: Side[] = [];
   try {
     for (const make of [rawSide, engineSide]) {
-      const browser = await launchDebuggableChromium(executable);
+      const browser = await startCdpChromium();
       browsers.push(browser);
-      const relay = await startRelay(browser.browserUrl);
+      const relay = await startRelay(browser.wsUrl);
       relays.push(relay);
       sides.push(await make(relay, url));
     }
-    console.log(`CDP per action: raw playwright-core vs engine (default options), ${browsers[0]!.version}, ${new Date().toISOString()}`);
+    const { Browser: version } = (await (await fetch(`http://127.0.0.1:${browsers[0]!.port}/json/version`)).json()) as { Browser: string };
+    console.log(`CDP per action: raw playwright-core vs engine (default options), ${version}, ${new Date().toISOString()}`);
     // Warm-up: one round, not counted.
     await collect(sides, 1);
     const counted = await collect(sides, rounds);

@@ -33,6 +33,8 @@ export async function readCorpusManifest(): Promise<CorpusPage[]> {
 export interface CorpusPage {
   file: string;
   kind: string;
+  /** Built-in pages carry their HTML; corpus pages are read from `corpusDir`. */
+  html?: string;
 }
 
 /** Ground-truth elements reached through some ref, of all. */
@@ -52,16 +54,17 @@ function parseManifest(text: string): CorpusPage[] {
   }).filter((entry) => /^[\w.-]+\.html$/.test(entry.file));
 }
 
-/** Serves each corpus file at `/pages/<file>`; everything else is a 404. */
+/** Serves each page at `/pages/<file>` (its own HTML, else the corpus file); everything else is a 404. */
 export async function startCorpusServer(pages: readonly CorpusPage[]): Promise<Server> {
-  const files = new Set(pages.map((entry) => entry.file));
+  const files = new Map(pages.map((entry) => [entry.file, entry]));
   const server = createServer((request, response) => {
     const match = /^\/pages\/([\w.-]+\.html)$/.exec(request.url ?? "");
     if (request.method !== "GET" || !match?.[1] || !files.has(match[1])) {
       response.writeHead(404, { "content-type": "text/plain" }).end("not found");
       return;
     }
-    readFile(path.join(corpusDir, match[1])).then(
+    const html = files.get(match[1])!.html;
+    (html === undefined ? readFile(path.join(corpusDir, match[1])) : Promise.resolve(html)).then(
       (body) => response.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(body),
       () => response.writeHead(404).end(),
     );

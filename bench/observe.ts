@@ -16,7 +16,12 @@
  *   run checks that this output equals the engine's once refs are blanked.
  * The engine never reads `data-fathom`; only this benchmark does.
  *
- * Run: `npx tsx bench/observe.ts` (`npm run bench:observe`).
+ * Pages: the corpus when present; else (or with `--builtin`) a small
+ * generated set, the login pages of bench/builtin-login-pages.ts and the
+ * article pages of bench/builtin-article-pages.ts, whose figures are not the
+ * corpus figures (the run says so, and how to get comparable pages).
+ *
+ * Run: `npx tsx bench/observe.ts [--builtin]` (`npm run bench:observe`).
  * Environment: `STATION_CORPUS_DIR` (default `../shared/corpus/pages` beside
  * the repository), `CHROMIUM_PATH` (else found as the local provider finds it).
  */
@@ -40,6 +45,8 @@ import { readAriaNodes, type AriaChild } from "../src/engine/aria/aria-json.js";
 import { isInteractive } from "../src/engine/aria/agent-form-items.js";
 import { renderAgentForm } from "../src/engine/aria/agent-form.js";
 import { renderFullForm } from "../src/engine/aria/full-form.js";
+import { builtinArticlePages } from "./builtin-article-pages.js";
+import { builtinLoginPages } from "./builtin-login-pages.js";
 
 const pageTimeoutMs = 45_000;
 const navigationTimeoutMs = 15_000;
@@ -71,12 +78,26 @@ interface PageResult {
   error?: string;
 }
 
+/** The built-in pages: generated login pages (with their ground truth) and article pages. */
+function builtinPages(): CorpusPage[] {
+  return [...builtinLoginPages().map((page) => ({ file: page.file, kind: "login", html: page.html! })), ...builtinArticlePages()];
+}
+
 async function main(): Promise<void> {
-  if (!corpusPresent()) {
-    console.log(`corpus not found at ${corpusDir} (set STATION_CORPUS_DIR), skipped`);
-    return;
+  const args = process.argv.slice(2);
+  const unknown = args.find((arg) => arg !== "--builtin");
+  if (unknown !== undefined) throw new Error(`unknown argument ${JSON.stringify(unknown.slice(0, 40))} (expected --builtin)`);
+  const builtin = args.includes("--builtin");
+  const pages = corpusPresent() && !builtin ? await readCorpusManifest() : builtinPages();
+  if (!corpusPresent() || builtin) {
+    console.log(
+      `${builtin ? "--builtin" : `corpus not found at ${corpusDir}`}: using the built-in generated pages instead ` +
+        `(${pages.length}: bench/builtin-login-pages.ts and bench/builtin-article-pages.ts); figures differ from the corpus figures. ` +
+        `For comparable pages, set STATION_CORPUS_DIR to a directory with a MANIFEST.tsv (columns file, kind) of saved pages: ` +
+        `kind "login" pages whose username, password and submit elements carry data-fathom="username|password|next" ` +
+        `(e.g. the training samples of github.com/1rneh/fathom-login-forms), kind "article" pages (e.g. mozilla/readability's test pages), as the corpus uses.`,
+    );
   }
-  const pages = await readCorpusManifest();
   const server = await startCorpusServer(pages);
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const browser = await chromium.launch({ executablePath: findChromium(), args: [...closedNetworkArgs] });
@@ -133,7 +154,7 @@ async function measure(
   corpusPage: CorpusPage,
   started: number,
 ): Promise<PageResult> {
-  const isLogin = corpusPage.file.startsWith("login-");
+  const isLogin = corpusPage.kind === "login";
   const groundTruth = isLogin ? await markGroundTruth(page) : 0;
 
   // The engine's own result, end to end.

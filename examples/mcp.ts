@@ -32,7 +32,7 @@ try {
   const { tools: listed } = await client.listTools();
   console.log(`${listed.length} tools: ${listed.map((tool) => tool.name).join(", ")}`);
   const opened = await client.callTool({ name: "station_browser_open", arguments: { url: page.url } });
-  const shot = await client.callTool({ name: "station_browser_screenshot", arguments: {} });
+  const shot = await client.callTool({ name: "station_browser_screenshot", arguments: {} }); // content: text, then { type: "image", data, mimeType }
   console.log(describeMcpResults(opened, shot));
 } finally {
   await client.close();

@@ -22,6 +22,10 @@ export type AiSdkBrowserTool = Tool<unknown, ToolResult>;
  * Responses, i.e. `openai(...)`) show them to the model. `openai.chat(...)`
  * turns such parts into text, so do not use it with screenshots.
  *
+ * The SDK starts every tool call of a step at once; the tool set runs them
+ * one after another, in the order they were started (the model's order), as
+ * a browser session does one action at a time.
+ *
  * @throws {ValidationError} when two tools share a name.
  * @example
  * ```ts
@@ -33,11 +37,19 @@ export type AiSdkBrowserTool = Tool<unknown, ToolResult>;
 export function toAiSdkTools(tools: readonly AgentTool[]): Record<string, AiSdkBrowserTool> {
   const runner = createToolRunner(tools, "AI SDK", mcpToolNamePattern);
   const toolSet: Record<string, AiSdkBrowserTool> = {};
+  // The tail of the calls started so far: each call waits for the one before it.
+  let previous: Promise<unknown> = Promise.resolve();
+  const inTurn = (run: () => Promise<ToolResult>): Promise<ToolResult> => {
+    const result = previous.then(run);
+    previous = result.catch(() => undefined);
+    return result;
+  };
   for (const browserTool of tools) {
     toolSet[browserTool.name] = tool<unknown, ToolResult>({
       description: browserTool.description,
       inputSchema: jsonSchema<unknown>(browserTool.inputSchema as JSONSchema7),
-      execute: (input, options) => runner.run(browserTool.name, input, options.abortSignal === undefined ? {} : { signal: options.abortSignal }),
+      execute: (input, options) =>
+        inTurn(() => runner.run(browserTool.name, input, options.abortSignal === undefined ? {} : { signal: options.abortSignal })),
       toModelOutput: (options: unknown) => aiSdkModelOutput(options),
     });
   }

@@ -2,8 +2,8 @@ import { generateText, stepCountIs, type ModelMessage, type ToolSet } from "ai";
 import { MockLanguageModelV3 } from "ai/test";
 import { describe, expect, it } from "vitest";
 import { toAiSdkToolOutput, toAiSdkTools } from "../../src/ai-sdk.js";
-import type { ToolResult } from "../../src/agent-tools/types.js";
-import { allStrings, createFakeTools, jpegBase64, pngBase64 } from "../helpers/bridges-tools.js";
+import type { AgentTool, ToolResult } from "../../src/agent-tools/types.js";
+import { allStrings, createFakeTools, jpegBase64, looseSchema, pngBase64 } from "../helpers/bridges-tools.js";
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
@@ -121,5 +121,44 @@ describe("Vercel AI SDK bridge", () => {
     ]);
     const texts = allStrings(second.prompt).filter((text) => text !== pngBase64);
     for (const text of texts) expect(text).not.toContain(pngBase64);
+  });
+
+  it("runs the tool calls of one step one after another, in the model's order, though the SDK starts them together", async () => {
+    const events: string[] = [];
+    const recordingTool = (name: string, run: () => Promise<void>): AgentTool => ({
+      name,
+      description: `${name}. A hand-made test tool.`,
+      inputSchema: looseSchema,
+      annotations: { title: name, readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+      async execute() {
+        events.push(`${name} start`);
+        await run();
+        events.push(`${name} end`);
+        return { text: `${name} done`, images: [] };
+      },
+    });
+    // The first call yields to the event loop before it ends: a second call started alongside it would start first.
+    const tools = [
+      recordingTool("station_browser_open", () => new Promise<void>((resolve) => setImmediate(resolve))),
+      recordingTool("station_browser_screenshot", async () => undefined),
+    ];
+    const model = new MockLanguageModelV3({
+      doGenerate: [
+        {
+          content: [
+            { type: "tool-call", toolCallId: "call_1", toolName: "station_browser_open", input: '{"session":"s1"}' },
+            { type: "tool-call", toolCallId: "call_2", toolName: "station_browser_screenshot", input: '{"session":"s1"}' },
+          ],
+          finishReason: { unified: "tool-calls", raw: "tool_use" },
+          usage,
+          warnings: [],
+        },
+        { content: [{ type: "text", text: "Done." }], finishReason: { unified: "stop", raw: "end_turn" }, usage, warnings: [] },
+      ],
+    });
+
+    await generateText({ model, tools: toAiSdkTools(tools), stopWhen: stepCountIs(5), prompt: "Open, then look." });
+
+    expect(events).toEqual(["station_browser_open start", "station_browser_open end", "station_browser_screenshot start", "station_browser_screenshot end"]);
   });
 });

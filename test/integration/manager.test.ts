@@ -13,7 +13,6 @@ import {
 import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
-import { FakeClock } from "../helpers/fake-clock.js";
 
 let adapter: PlaywrightBrowserAdapter;
 let server: FixtureServer;
@@ -30,44 +29,22 @@ afterAll(async () => {
 // The manager's own rules (admission, busy, idle expiry, leases, open tags, recordings' timing, events)
 // run on an in-memory adapter in test/unit/manager.test.ts; these are the ones that need a real page.
 describe("BrowserSessionManager (real Chromium)", () => {
-  it("hands control to a human: automation only observes, wrong tokens are refused, expiry hands back", async () => {
-    const clock = new FakeClock();
-    const manager = new BrowserSessionManager(adapter, 1, { clock });
-    const changes: string[] = [];
-    manager.events.on("control-change", (event) => changes.push(`${event.mode}:${event.reason}`));
+  it("hands control to a human on a real page: automation's click does not reach it, the human's does", async () => {
+    const manager = new BrowserSessionManager(adapter, 1);
     const { id } = await manager.open();
     await manager.perform(id, "navigate", server.url("/form.html"));
-
+    const checked = async (token?: string) =>
+      (await manager.execute(id, { op: "evaluate", expression: "document.querySelector('#remember').checked" }, token)).value;
     const grant = await manager.acquireControl(id, 10_000);
-    expect(grant.token).toMatch(/^[0-9a-f-]{36}$/);
-    expect(await manager.control(id)).toEqual({ mode: "human", expiresAt: grant.expiresAt });
-    expect(JSON.stringify(await manager.control(id))).not.toContain(grant.token);
-    expect(JSON.stringify(manager.list())).not.toContain(grant.token);
-    await expect(manager.acquireControl(id)).rejects.toBeInstanceOf(ControlLeaseError);
-
-    await expect(manager.execute(id, { op: "click", selector: "#remember" })).rejects.toThrow(/under human control/);
-    await expect(manager.execute(id, { op: "click", selector: "#remember" }, "wrong-token")).rejects.toThrow(/Wrong control token/);
+    await expect(manager.execute(id, { op: "click", selector: "#remember" })).rejects.toBeInstanceOf(ControlLeaseError);
     const observed = await manager.execute(id, { op: "accessibility" });
     expect(observed.snapshot).toMatch(/Remember me/);
+    expect(await checked(grant.token)).toBe(false);
     await manager.execute(id, { op: "click", selector: "#remember" }, grant.token);
-    expect((await manager.execute(id, { op: "evaluate", expression: "document.querySelector('#remember').checked" }, grant.token)).value).toBe(true);
-    expect((await manager.audit()).filter((entry) => entry.human).map((entry) => entry.op)).toEqual(["click", "evaluate"]);
-
-    const renewed = await manager.renewControl(id, grant.token, 20_000);
-    expect(Date.parse(renewed.expiresAt)).toBe(clock.now() + 20_000);
-    await expect(manager.renewControl(id, "wrong-token")).rejects.toBeInstanceOf(ControlLeaseError);
-
-    clock.advance(20_001);
-    expect(await manager.control(id)).toEqual({ mode: "automation" });
+    expect(await checked(grant.token)).toBe(true);
+    await manager.releaseControl(id, grant.token);
     await manager.execute(id, { op: "uncheck", selector: "#remember" });
-    await expect(manager.execute(id, { op: "click", selector: "#remember" }, grant.token)).rejects.toThrow(/lease ended/);
-
-    const again = await manager.acquireControl(id);
-    await manager.releaseControl(id, again.token);
-    expect(await manager.control(id)).toEqual({ mode: "automation" });
-    expect(changes).toEqual(["human:acquired", "human:renewed", "automation:expired", "human:acquired", "automation:released"]);
-    await expect(manager.acquireControl(id, 500)).rejects.toBeInstanceOf(ValidationError);
-    await expect(manager.acquireControl(id, 120_001)).rejects.toThrow(/ttlMs: expected an integer from 1000 to 120000/);
+    expect(await checked()).toBe(false);
     await manager.close();
   });
 

@@ -23,6 +23,7 @@ import { PlaywrightBrowserAdapter, closedNetworkArgs, findChromium } from "../sr
 import { BrowserSessionManager } from "../src/lifecycle/manager.js";
 import type { BrowserCommandInput } from "../src/protocol/commands.js";
 import { createBrowserWorker } from "../src/worker/index.js";
+import { formCommand, rawFormAction } from "./form-actions.js";
 
 const rounds = Number(process.argv[2] ?? 50);
 const ops = ["fill", "click", "press", "observe"] as const;
@@ -42,18 +43,9 @@ interface Path {
   close(): Promise<void>;
 }
 
-const commandOf = (op: Op, round: number): BrowserCommandInput => {
-  switch (op) {
-    case "fill":
-      return { op: "fill", selector: "#name", value: `value ${round}` };
-    case "click":
-      return { op: "click", selector: "#inc" };
-    case "press":
-      return { op: "press", target: { by: "selector", selector: "#name" }, key: "Enter" };
-    case "observe":
-      return { op: "text" };
-  }
-};
+/** The benchmark's "observe" is the visible-text read, the observation an action tool result carries. */
+const actionOf = (op: Op) => (op === "observe" ? "text" : op);
+const commandOf = (op: Op, round: number): BrowserCommandInput => formCommand(actionOf(op), round, "");
 
 async function rawPath(url: string): Promise<Path> {
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? findChromium(), args: [...closedNetworkArgs] });
@@ -63,10 +55,7 @@ async function rawPath(url: string): Promise<Path> {
   return {
     name: "raw playwright-core",
     async run(op, round) {
-      if (op === "fill") await target.locator("#name").fill(`value ${round}`);
-      else if (op === "click") await target.locator("#inc").click();
-      else if (op === "press") await target.locator("#name").press("Enter");
-      else await target.innerText("body");
+      await rawFormAction(target, actionOf(op), round, url);
     },
     close: () => browser.close(),
   };

@@ -55,6 +55,7 @@ import type { BrowserProvider, ProviderSession } from "../src/providers/types.js
 import type { BrowserCommandInput } from "../src/protocol/commands.js";
 import { startCdpChromium, type CdpChromium } from "../test/helpers/cdp-chromium.js";
 import { serialRoundTrips, startRelay, type Relay } from "./cdp-relay.js";
+import { formCommand, rawFormAction } from "./form-actions.js";
 
 const rounds = positiveInteger(process.argv[2], 20, "rounds");
 const delayRounds = positiveInteger(process.argv[3], 10, "delayRounds");
@@ -97,12 +98,7 @@ async function rawSide(relay: Relay, url: string): Promise<Side> {
     name: "raw",
     relay,
     async run(op, round) {
-      if (op === "navigate") await page.goto(url);
-      else if (op === "observe") await page.ariaSnapshot({ mode: "ai" });
-      else if (op === "text") await page.innerText("body");
-      else if (op === "fill") await page.locator("#name").fill(`value ${round}`);
-      else if (op === "click") await page.locator("#inc").click();
-      else await page.locator("#name").press("Enter");
+      await rawFormAction(page, op, round, url);
     },
     close: () => browser.close(),
   };
@@ -121,22 +117,7 @@ function relayProvider(cdpUrl: string): PlaywrightProvider {
   return withPlaywright(provider);
 }
 
-const commandOf = (op: Op, round: number, url: string): BrowserCommandInput => {
-  switch (op) {
-    case "navigate":
-      return { op: "navigate", url };
-    case "observe":
-      return { op: "accessibility" };
-    case "text":
-      return { op: "text" };
-    case "fill":
-      return { op: "fill", selector: "#name", value: `value ${round}` };
-    case "click":
-      return { op: "click", selector: "#inc" };
-    case "press":
-      return { op: "press", target: { by: "selector", selector: "#name" }, key: "Enter" };
-  }
-};
+const commandOf = formCommand;
 
 async function engineSide(relay: Relay, url: string): Promise<Side> {
   const adapter = new PlaywrightBrowserAdapter({ provider: relayProvider(relay.url) });

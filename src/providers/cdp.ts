@@ -6,8 +6,15 @@
  */
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
 import { NotFoundError, ProviderError } from "../errors.js";
-import type { PlaywrightProvider } from "./local/index.js";
 import type { BrowserProvider, ProviderSession, Viewport } from "./types.js";
+
+/** A provider whose sessions are driven by Playwright in this process. */
+export interface PlaywrightProvider extends BrowserProvider {
+  /** The Playwright context of a created session. */
+  connect(session: ProviderSession, signal?: AbortSignal): Promise<BrowserContext>;
+  /** Releases everything the provider holds (browsers, temporary homes). */
+  shutdown(): Promise<void>;
+}
 
 /** Options of {@link withPlaywright}. */
 export interface CdpConnectOptions {

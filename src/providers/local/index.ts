@@ -9,6 +9,7 @@ import type { BrowserProvider, CreateSessionRequest, ProviderSession } from "../
 import { findChromium } from "./find-chromium.js";
 import { chromiumEnvironment, closedNetworkArgs } from "./launch-settings.js";
 import { createRunDirectory, type RunDirectory } from "./run-directory.js";
+import type { PlaywrightProvider } from "../cdp.js";
 
 /** Options of {@link createLocalProvider}. */
 export interface LocalProviderOptions {
@@ -33,13 +34,7 @@ export interface LocalProviderOptions {
   tempRootDir?: string;
 }
 
-/** A provider whose sessions are driven by Playwright in this process. */
-export interface PlaywrightProvider extends BrowserProvider {
-  /** The Playwright context of a created session. */
-  connect(session: ProviderSession, signal?: AbortSignal): Promise<BrowserContext>;
-  /** Releases everything the provider holds (browsers, temporary homes). */
-  shutdown(): Promise<void>;
-}
+export type { PlaywrightProvider } from "../cdp.js";
 
 /** The local provider: a {@link PlaywrightProvider} that can also be started ahead of its first session. */
 export interface LocalProvider extends PlaywrightProvider {

@@ -98,7 +98,7 @@ const OptionsSchema = v.strictObject(
       ),
     ),
     changeSummaryBytes: v.optional(integerIn(0, agentToolLimits.changeSummaryBytesMax)),
-    open: v.optional(v.pick(OpenOptionsSchema, ["viewport", "consoleText"])),
+    open: v.optional(v.strictObject({ viewport: OpenOptionsSchema.entries.viewport, consoleText: OpenOptionsSchema.entries.consoleText })),
   },
   "expected an options object",
 );

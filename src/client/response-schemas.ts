@@ -58,11 +58,11 @@ const ControlGrantSchema = v.looseObject({ token: v.pipe(text, v.minLength(1)), 
 const NothingSchema = v.unknown();
 
 /** `data` of each worker method, except `execute`/`action` (see {@link commandResultSchema}). */
-const ReconcileReportSchema = v.object({
-  adopted: v.array(v.object({ openTag: text, sessionId: text })),
-  released: v.array(v.object({ openTag: text, providerSessionId: text })),
+const ReconcileReportSchema = v.looseObject({
+  adopted: v.array(v.looseObject({ openTag: text, sessionId: text })),
+  released: v.array(v.looseObject({ openTag: text, providerSessionId: text })),
   absent: v.array(text),
-  unresolved: v.array(v.object({ openTag: text, providerSessionId: v.optional(text), reason: text })),
+  unresolved: v.array(v.looseObject({ openTag: text, providerSessionId: v.optional(text), reason: text })),
 });
 
 export const responseSchemas = {

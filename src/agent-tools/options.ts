@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { ValidationError } from "../errors.js";
 import { integerIn, profileId } from "../protocol/fields.js";
 import { limits } from "../protocol/limits.js";
 import { OpenOptionsSchema, type OpenOptions } from "../protocol/open-options.js";
@@ -73,18 +74,16 @@ const OptionsSchema = v.strictObject(
         v.maxLength(agentToolLimits.profileIds, `at most ${agentToolLimits.profileIds} profile ids`),
       ),
     ),
+    // At most agentToolLimits.secrets of them: counted after parsing.
     secrets: v.optional(
-      v.pipe(
-        v.record(
-          v.pipe(
-            v.string(),
-            v.regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, "expected a secret name of letters, digits, '_', '.' or '-'"),
-            v.maxLength(agentToolLimits.secretNameLength, `secret names have at most ${agentToolLimits.secretNameLength} characters`),
-          ),
-          SecretValueSchema,
-          "expected an object of secret name → value",
+      v.record(
+        v.pipe(
+          v.string(),
+          v.regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, "expected a secret name of letters, digits, '_', '.' or '-'"),
+          v.maxLength(agentToolLimits.secretNameLength, `secret names have at most ${agentToolLimits.secretNameLength} characters`),
         ),
-        v.check((record) => Object.keys(record).length <= agentToolLimits.secrets, `at most ${agentToolLimits.secrets} secrets`),
+        SecretValueSchema,
+        "expected an object of secret name → value",
       ),
     ),
     maxTextBytes: v.optional(integerIn(agentToolLimits.textBytesMin, agentToolLimits.textBytesMax)),
@@ -116,11 +115,13 @@ const OptionsSchema = v.strictObject(
  */
 export function resolveBrowserAgentToolsOptions(options: BrowserAgentToolsOptions): ResolvedBrowserAgentToolsOptions {
   const parsed = parseWith(OptionsSchema, options, "options");
+  const secrets = Object.entries(parsed.secrets ?? {});
+  if (secrets.length > agentToolLimits.secrets) throw new ValidationError("options.secrets", `at most ${agentToolLimits.secrets} secrets`);
   return {
     backend: parsed.client,
     maxSessions: parsed.maxSessions,
     profileIds: new Set(parsed.profileIds ?? []),
-    secrets: new Map(Object.entries(parsed.secrets ?? {})),
+    secrets: new Map(secrets),
     maxTextBytes: parsed.maxTextBytes ?? agentToolLimits.textBytesDefault,
     groups: new Set(parsed.groups ?? []),
     changeSummaryBytes: parsed.changeSummaryBytes ?? agentToolLimits.changeSummaryBytesDefault,

@@ -50,9 +50,9 @@ export const clientDefaults = {
 } as const;
 
 const ClientOptionsSchema = v.strictObject({
-  baseUrl: v.pipe(
-    v.string("expected the worker's URL as a string"),
-    v.check((value) => baseUrlProblem(value) === undefined, (issue) => baseUrlProblem(issue.input as string) ?? "invalid URL"),
+  baseUrl: v.custom<string>(
+    (value) => typeof value === "string" && baseUrlProblem(value) === undefined,
+    (issue) => (typeof issue.input === "string" ? (baseUrlProblem(issue.input) ?? "invalid URL") : "expected the worker's URL as a string"),
   ),
   stationId: v.pipe(
     v.string("expected the station id as a string"),

@@ -10,13 +10,6 @@ import { boundedString, integerIn, nonEmptyString, numberIn, timeoutMs } from ".
 
 /** A `navigate` / `newPage` URL (the URL policy is the engine's). */
 export const url = nonEmptyString(limits.urlLength, "URL");
-/**
- * On an action: also report what changed in the selected page's visible
- * text (`textChange` in the result), computed by the engine before and after.
- */
-export const textChange = v.optional(v.boolean("expected a boolean"));
-export const actionTimeout = timeoutMs(limits.actionTimeoutMaxMs);
-export const navigationTimeout = timeoutMs(limits.navigationTimeoutMaxMs);
 
 /** `fill` value, `type` text and `press` key. */
 export const fillValue = boundedString(limits.valueLength, "value");

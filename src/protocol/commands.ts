@@ -1,22 +1,19 @@
 import * as v from "valibot";
 import { limits } from "./limits.js";
 import { TargetSchema, targetText, type Target } from "./target.js";
-import { PointSchema, clickCount, downloadId, integerIn, modifiers, mouseButton, nonEmptyString, pageId, timeoutMs, waitUntil } from "./fields.js";
+import { PointSchema, clickCount, downloadId, integerIn, modifiers, mouseButton, nonEmptyString, pageId, timeoutMs } from "./fields.js";
 import {
-  actionTimeout,
   diagnosticsSince,
   dialogAction,
   dialogTimeout,
   downloadOffset,
   fillValue,
-  navigationTimeout,
   pressKey,
   promptText,
   screenshotFormat,
   screenshotQuality,
   scrollDelta,
   selectValue,
-  textChange,
   typeText,
   uploadFileEntries,
   url,
@@ -30,6 +27,17 @@ export { isObservationCommand, observationOps } from "./command-ops.js";
  * manager, worker, client, agent tools — uses these schemas; no command shape
  * is declared anywhere else.
  */
+
+/**
+ * On an action: also report what changed in the selected page's visible
+ * text (`textChange` in the result), computed by the engine before and after.
+ */
+const textChange = v.optional(v.boolean("expected a boolean"));
+const actionTimeout = timeoutMs(limits.actionTimeoutMaxMs);
+const navigationTimeout = timeoutMs(limits.navigationTimeoutMaxMs);
+const waitUntil = v.optional(
+  v.picklist(["load", "domcontentloaded", "networkidle", "commit"], 'expected "load", "domcontentloaded", "networkidle" or "commit"'),
+);
 
 /** Commands that act on one element: `selector` shorthand or a full `target`, exactly one. */
 export const requiredTargetOps = ["click", "fill", "select", "check", "uncheck", "hover", "focus", "upload"] as const;

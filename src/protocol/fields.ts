@@ -48,10 +48,6 @@ export const modifiers = v.optional(
   ),
 );
 
-export const waitUntil = v.optional(
-  v.picklist(["load", "domcontentloaded", "networkidle", "commit"], 'expected "load", "domcontentloaded", "networkidle" or "commit"'),
-);
-
 /** A page id as reported by `pages` and `newPage` (`p1`, `p2`, …). */
 export const pageId = v.pipe(v.string("expected a page id as a string"), v.regex(/^p\d{1,6}$/, "expected a page id like p1"));
 

@@ -3,11 +3,11 @@ import type { CommandOf, CommandOp } from "../protocol/commands.js";
 import type { ActionResult, DialogInfo, PageInfo } from "../protocol/results.js";
 import { combineTextChanges, type TextChange } from "../protocol/text-change.js";
 import type { ToolContext } from "./define-tool.js";
-import { failureReply, invalidInputReply } from "./failure.js";
+import { failureReply } from "./failure.js";
 import { agentToolLimits } from "./limits.js";
 import { summarizeChange, type ChangeSummary } from "./page-probe.js";
 import { addPage, addText, textReply, type ToolReply } from "./reply.js";
-import { CancelledError, isRefusal, type SessionEntry } from "./sessions.js";
+import { CancelledError, isRefusal, refusalReply, type SessionEntry } from "./sessions.js";
 
 /**
  * Runs `work` on the session named by `alias` (or the only one), after the
@@ -20,7 +20,7 @@ export async function onSession(
   work: (entry: SessionEntry) => Promise<ToolReply>,
 ): Promise<ToolReply> {
   const entry = context.sessions.get(alias);
-  if (isRefusal(entry)) return invalidInputReply(`${entry.field}: ${entry.message}`);
+  if (isRefusal(entry)) return refusalReply(entry);
   try {
     return await context.sessions.exclusive(entry, context.signal, () => work(entry));
   } catch (error) {

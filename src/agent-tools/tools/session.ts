@@ -7,8 +7,8 @@ import { defineBrowserTool, hints, type ToolContext } from "../define-tool.js";
 import { failureReply, invalidInputReply } from "../failure.js";
 import { described, sessionAlias, sessionInput, toolInput } from "../fields.js";
 import { addPage, textReply, type ToolReply } from "../reply.js";
-import { describePage, runSteps } from "../run-action.js";
-import { isRefusal, type SessionEntry, type UncertainOpening } from "../sessions.js";
+import { describePage, onSession, runSteps } from "../run-action.js";
+import { isRefusal, raceAbort, refusalReply, type SessionEntry, type UncertainOpening } from "../sessions.js";
 
 /** open · close · checkpoint: the session lifecycle as the model drives it. */
 
@@ -16,17 +16,6 @@ const checkpointAlias = v.pipe(v.string("expected a checkpoint alias like c1 as 
 
 const uncertainAdvice =
   "The session may or may not exist. Do not call station_browser_open again: new opens are blocked until the host reconciles this one.";
-
-/** Settles `promise`, or rejects with `"cancelled"` when `signal` aborts first (the promise keeps running). */
-function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Error("cancelled"));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
-}
 
 /**
  * Opens (or resumes) a session, recording the opening as uncertain when its
@@ -99,10 +88,10 @@ export const openTool = defineBrowserTool({
     const { sessions, backend } = context;
     const navigate = input.url === undefined ? undefined : ({ op: "navigate", url: input.url } as const);
     const checkpoint = input.checkpoint === undefined ? undefined : sessions.checkpoint(input.checkpoint);
-    if (isRefusal(checkpoint)) return invalidInputReply(`${checkpoint.field}: ${checkpoint.message}`);
+    if (isRefusal(checkpoint)) return refusalReply(checkpoint);
     const profile = checkpoint ? checkpoint.profileId : input.profile;
     const reservation = sessions.reserve(profile, checkpoint ? "input.checkpoint" : "input.profile");
-    if (isRefusal(reservation)) return invalidInputReply(`${reservation.field}: ${reservation.message}`);
+    if (isRefusal(reservation)) return refusalReply(reservation);
     let opened: SessionEntry | ToolReply;
     try {
       if (checkpoint) {
@@ -148,9 +137,7 @@ export const closeTool = defineBrowserTool({
   input: sessionInput({}),
   annotations: hints("Close browser session", { destructiveHint: true, idempotentHint: true }),
   async run(input, context) {
-    const entry = context.sessions.get(input.session);
-    if (isRefusal(entry)) return invalidInputReply(`${entry.field}: ${entry.message}`);
-    return context.sessions.exclusive(entry, context.signal, async () => {
+    return onSession(context, input.session, async (entry) => {
       const outcome = await closeEntry(context, entry);
       if (outcome === "closed") return textReply([`outcome: ok — session ${entry.alias} is closed`]);
       if (outcome === "human") return textReply([`outcome: failed — a human is controlling session ${entry.alias}; it stays open until they are done.`], true);
@@ -187,9 +174,7 @@ export const checkpointTool = defineBrowserTool({
   input: sessionInput({}),
   annotations: hints("Checkpoint session"),
   async run(input, context) {
-    const entry = context.sessions.get(input.session);
-    if (isRefusal(entry)) return invalidInputReply(`${entry.field}: ${entry.message}`);
-    return context.sessions.exclusive(entry, context.signal, async () => {
+    return onSession(context, input.session, async (entry) => {
       try {
         const checkpoint = await context.backend.checkpoint(entry.id);
         const alias = context.sessions.addCheckpoint(checkpoint.id, entry.profileId);

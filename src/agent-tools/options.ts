@@ -57,6 +57,12 @@ const backendMethods = ["open", "execute", "closeSession", "list", "checkpoint",
 const isBackend = (value: unknown) =>
   typeof value === "object" && value !== null && backendMethods.every((method) => typeof (value as Record<string, unknown>)[method] === "function");
 
+const SecretNameSchema = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, "expected a secret name of letters, digits, '_', '.' or '-'"),
+  v.maxLength(agentToolLimits.secretNameLength, `secret names have at most ${agentToolLimits.secretNameLength} characters`),
+);
+
 // Messages never echo a secret value.
 const SecretValueSchema = v.pipe(
   v.string("expected the secret's value as a string"),
@@ -74,15 +80,10 @@ const OptionsSchema = v.strictObject(
         v.maxLength(agentToolLimits.profileIds, `at most ${agentToolLimits.profileIds} profile ids`),
       ),
     ),
-    // At most agentToolLimits.secrets of them: counted after parsing.
+    // Each name and value is checked after this (see parseSecrets): a record schema would weigh more than the loop.
     secrets: v.optional(
-      v.record(
-        v.pipe(
-          v.string(),
-          v.regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, "expected a secret name of letters, digits, '_', '.' or '-'"),
-          v.maxLength(agentToolLimits.secretNameLength, `secret names have at most ${agentToolLimits.secretNameLength} characters`),
-        ),
-        SecretValueSchema,
+      v.custom<Record<string, unknown>>(
+        (value) => typeof value === "object" && value !== null && !Array.isArray(value),
         "expected an object of secret name → value",
       ),
     ),
@@ -115,8 +116,7 @@ const OptionsSchema = v.strictObject(
  */
 export function resolveBrowserAgentToolsOptions(options: BrowserAgentToolsOptions): ResolvedBrowserAgentToolsOptions {
   const parsed = parseWith(OptionsSchema, options, "options");
-  const secrets = Object.entries(parsed.secrets ?? {});
-  if (secrets.length > agentToolLimits.secrets) throw new ValidationError("options.secrets", `at most ${agentToolLimits.secrets} secrets`);
+  const secrets = parseSecrets(parsed.secrets ?? {});
   return {
     backend: parsed.client,
     maxSessions: parsed.maxSessions,
@@ -127,4 +127,14 @@ export function resolveBrowserAgentToolsOptions(options: BrowserAgentToolsOption
     changeSummaryBytes: parsed.changeSummaryBytes ?? agentToolLimits.changeSummaryBytesDefault,
     open: parsed.open ?? {},
   };
+}
+
+/** The host secrets as name → value, each checked, or a `ValidationError` naming `options.secrets.<name>`. */
+function parseSecrets(secrets: Record<string, unknown>): [string, string][] {
+  const entries = Object.entries(secrets);
+  if (entries.length > agentToolLimits.secrets) throw new ValidationError("options.secrets", `at most ${agentToolLimits.secrets} secrets`);
+  return entries.map(([name, value]) => {
+    const field = `options.secrets.${name}`;
+    return [parseWith(SecretNameSchema, name, field), parseWith(SecretValueSchema, value, field)];
+  });
 }

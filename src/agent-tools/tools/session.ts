@@ -1,6 +1,8 @@
 import * as v from "valibot";
 import { isControlLeaseError, isNotFoundError, isOutcomeUnknownError } from "../../errors.js";
+import type { ControlState } from "../../lifecycle/control.js";
 import type { ManagedSessionInfo } from "../../lifecycle/manager.js";
+import type { BrowserBackend } from "../../protocol/backend.js";
 import { url } from "../../protocol/command-fields.js";
 import { profileId } from "../../protocol/fields.js";
 import { defineBrowserTool, hints, type ToolContext } from "../define-tool.js";
@@ -147,22 +149,26 @@ export const closeTool = defineBrowserTool({
 });
 
 /**
- * Closes one session unless a human holds its control lease. A definitive
- * not-found counts as closed. The entry is dropped once closed.
+ * Closes a session unless a human holds its control lease (`human`, also
+ * when `control` already says so). A definitive not-found counts as closed.
  */
-export async function closeEntry(context: ToolContext, entry: SessionEntry): Promise<"closed" | "human" | { error: unknown }> {
-  const { backend, sessions } = context;
+export async function closeUnlessHuman(backend: BrowserBackend, id: string, control?: ControlState): Promise<"closed" | "human" | { error: unknown }> {
   try {
-    const control = await backend.control(entry.id);
-    if (control.mode === "human") return "human";
-    await backend.closeSession(entry.id);
+    if (control?.mode === "human" || (await backend.control(id)).mode === "human") return "human";
+    await backend.closeSession(id);
   } catch (error) {
     // A lease taken after the look: the backend refuses a close without the token.
     if (isControlLeaseError(error)) return "human";
     if (!isNotFoundError(error)) return { error };
   }
-  sessions.remove(entry);
   return "closed";
+}
+
+/** Closes one session of the toolset (see {@link closeUnlessHuman}); the entry is dropped once closed. */
+export async function closeEntry(context: ToolContext, entry: SessionEntry): Promise<"closed" | "human" | { error: unknown }> {
+  const outcome = await closeUnlessHuman(context.backend, entry.id);
+  if (outcome === "closed") context.sessions.remove(entry);
+  return outcome;
 }
 
 export const checkpointTool = defineBrowserTool({

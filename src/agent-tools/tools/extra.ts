@@ -23,7 +23,7 @@ export const mouseTool = defineBrowserTool({
     "Clicks, moves or drags the mouse at viewport coordinates in CSS pixels (from observe mode dom boxes, or screenshot pixels " +
     "divided by its scale). Only for canvases, maps and widgets without usable elements; otherwise click a ref (more reliable).",
   input: sessionInput({
-    action: described(v.picklist(mouseActions, 'expected "click", "move" or "drag"'), "drag goes from x,y to toX,toY."),
+    action: described(v.picklist(mouseActions, 'expected "click", "move" or "drag"'), "click or move at x,y, or drag from x,y to toX,toY."),
     x: coordinate("X from the viewport's left edge."),
     y: coordinate("Y from the viewport's top edge."),
     toX: v.optional(coordinate("For drag: the X to drag to.")),

@@ -59,6 +59,23 @@ export class StationBrowserError extends Error {
   }
 }
 
+/** The constructor of an error class of the family that carries nothing but its message. */
+export interface StationBrowserErrorClass {
+  new (message: string, options?: StationBrowserErrorOptions): StationBrowserError;
+  readonly prototype: StationBrowserError;
+}
+
+/** An error class of the family with its own code and name and nothing else (one line per class instead of one block). */
+/* @__NO_SIDE_EFFECTS__ */
+function errorClass(code: StationBrowserErrorCode, name: string): StationBrowserErrorClass {
+  return class extends StationBrowserError {
+    constructor(message: string, options?: StationBrowserErrorOptions) {
+      super(code, message, options);
+      this.name = name;
+    }
+  };
+}
+
 /**
  * Thrown when a command, option or payload is malformed. `field` is the path of
  * the offending field, e.g. `command.target.frame[3]`.
@@ -73,36 +90,20 @@ export class ValidationError extends StationBrowserError {
 }
 
 /** Thrown when a session already runs an action; actions are never queued. */
-export class BusyError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("busy", message, options);
-    this.name = "BusyError";
-  }
-}
+export const BusyError = errorClass("busy", "BusyError");
+export type BusyError = StationBrowserError;
 
 /** Thrown when no more sessions may be opened (local limit or provider 429). */
-export class CapacityError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("capacity", message, options);
-    this.name = "CapacityError";
-  }
-}
+export const CapacityError = errorClass("capacity", "CapacityError");
+export type CapacityError = StationBrowserError;
 
 /** Thrown when a session, page, download or other resource does not exist. */
-export class NotFoundError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("not_found", message, options);
-    this.name = "NotFoundError";
-  }
-}
+export const NotFoundError = errorClass("not_found", "NotFoundError");
+export type NotFoundError = StationBrowserError;
 
 /** Thrown when a mutating action needs the human control lease it lacks. */
-export class ControlLeaseError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("control_lease", message, options);
-    this.name = "ControlLeaseError";
-  }
-}
+export const ControlLeaseError = errorClass("control_lease", "ControlLeaseError");
+export type ControlLeaseError = StationBrowserError;
 
 /**
  * Thrown when an action may have been dispatched but its completion could not
@@ -148,12 +149,8 @@ export class ProviderError extends StationBrowserError {
 }
 
 /** Thrown when an operation does not finish within its time limit. */
-export class TimeoutError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("timeout", message, options);
-    this.name = "TimeoutError";
-  }
-}
+export const TimeoutError = errorClass("timeout", "TimeoutError");
+export type TimeoutError = StationBrowserError;
 
 /**
  * Thrown when a `{ by: "ref" }` target names a ref from an older accessibility
@@ -180,85 +177,49 @@ export class AmbiguousTargetError extends StationBrowserError {
 }
 
 /** Thrown when a URL is refused by the navigation policy (before any request). */
-export class UrlPolicyError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("url_policy", message, options);
-    this.name = "UrlPolicyError";
-  }
-}
+export const UrlPolicyError = errorClass("url_policy", "UrlPolicyError");
+export type UrlPolicyError = StationBrowserError;
 
 /** Thrown when a profile is already open; a profile is open at most once per owner. */
-export class ProfileInUseError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("profile_in_use", message, options);
-    this.name = "ProfileInUseError";
-  }
-}
+export const ProfileInUseError = errorClass("profile_in_use", "ProfileInUseError");
+export type ProfileInUseError = StationBrowserError;
 
 /**
  * Thrown when a profile's stored state is unusable: the provider reports it
  * failed to persist (final), or it never became ready in time.
  */
-export class ProfileError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("profile", message, options);
-    this.name = "ProfileError";
-  }
-}
+export const ProfileError = errorClass("profile", "ProfileError");
+export type ProfileError = StationBrowserError;
 
 /**
  * Thrown by `open` while an earlier open has an unknown outcome: nothing new is
  * admitted until `reconcile()` has found that session or proved it absent.
  */
-export class ReconcileRequiredError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("reconcile_required", message, options);
-    this.name = "ReconcileRequiredError";
-  }
-}
+export const ReconcileRequiredError = errorClass("reconcile_required", "ReconcileRequiredError");
+export type ReconcileRequiredError = StationBrowserError;
 
 /** Thrown when no Chromium executable can be found; the message says how to install one. */
-export class BrowserNotFoundError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("browser_not_found", message, options);
-    this.name = "BrowserNotFoundError";
-  }
-}
+export const BrowserNotFoundError = errorClass("browser_not_found", "BrowserNotFoundError");
+export type BrowserNotFoundError = StationBrowserError;
 
 /** Thrown when the browser refused or failed an action (element hidden, detached, timed out…). */
-export class ActionFailedError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("action_failed", message, options);
-    this.name = "ActionFailedError";
-  }
-}
+export const ActionFailedError = errorClass("action_failed", "ActionFailedError");
+export type ActionFailedError = StationBrowserError;
 
 /** Thrown by a command or feature that is part of the protocol but not implemented yet. */
-export class NotImplementedError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("not_implemented", message, options);
-    this.name = "NotImplementedError";
-  }
-}
+export const NotImplementedError = errorClass("not_implemented", "NotImplementedError");
+export type NotImplementedError = StationBrowserError;
 
 /** Thrown when a session was closed (or its browser went away) while in use. */
-export class SessionClosedError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("session_closed", message, options);
-    this.name = "SessionClosedError";
-  }
-}
+export const SessionClosedError = errorClass("session_closed", "SessionClosedError");
+export type SessionClosedError = StationBrowserError;
 
 /**
  * Thrown when the action journal cannot be written. Actions are then refused
  * rather than run unrecorded, until the manager is reopened.
  */
-export class JournalError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("journal", message, options);
-    this.name = "JournalError";
-  }
-}
+export const JournalError = errorClass("journal", "JournalError");
+export type JournalError = StationBrowserError;
 
 /** Thrown when a worker refuses the credentials (`unauthorized`) or the route for them (`forbidden`). */
 export class AuthenticationError extends StationBrowserError {
@@ -269,28 +230,16 @@ export class AuthenticationError extends StationBrowserError {
 }
 
 /** Thrown when a request or response exceeds its size limit; nothing was executed for an oversize request. */
-export class PayloadTooLargeError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("payload_too_large", message, options);
-    this.name = "PayloadTooLargeError";
-  }
-}
+export const PayloadTooLargeError = errorClass("payload_too_large", "PayloadTooLargeError");
+export type PayloadTooLargeError = StationBrowserError;
 
 /** Thrown when a draining worker refuses new work (it still lists and closes). */
-export class DrainingError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("draining", message, options);
-    this.name = "DrainingError";
-  }
-}
+export const DrainingError = errorClass("draining", "DrainingError");
+export type DrainingError = StationBrowserError;
 
 /** Thrown for a failure inside the worker that has no more specific class; the message says what is known. */
-export class InternalError extends StationBrowserError {
-  constructor(message: string, options?: StationBrowserErrorOptions) {
-    super("internal", message, options);
-    this.name = "InternalError";
-  }
-}
+export const InternalError = errorClass("internal", "InternalError");
+export type InternalError = StationBrowserError;
 
 function hasCode(error: unknown, code?: StationBrowserErrorCode): boolean {
   if (typeof error !== "object" || error === null) return false;

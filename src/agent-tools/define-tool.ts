@@ -42,3 +42,21 @@ export interface BrowserToolDefinition<Schema extends v.GenericSchema = v.Generi
  */
 export const defineBrowserTool = <Schema extends v.GenericSchema>(definition: BrowserToolDefinition<Schema>): BrowserToolDefinition<Schema> =>
   definition;
+
+/**
+ * A tool's annotations: its title and the hints that hold (every other hint
+ * is false).
+ *
+ * @example
+ * ```ts
+ * hints("Click", { destructiveHint: true, openWorldHint: true });
+ * ```
+ */
+export const hints = (title: string, set: Partial<Omit<ToolAnnotations, "title">> = {}): ToolAnnotations => ({
+  title,
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: false,
+  openWorldHint: false,
+  ...set,
+});

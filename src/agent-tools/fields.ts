@@ -10,6 +10,12 @@ import { TargetSchema, type Target } from "../protocol/target.js";
 export const described = <const Schema extends v.GenericSchema>(schema: Schema, description: string) =>
   v.pipe(schema, v.description(description));
 
+/** A tool's input: a strict object of `entries` (an unknown field is refused naming it). */
+export const toolInput = <const Entries extends v.ObjectEntries>(entries: Entries) => v.strictObject(entries, "expected an object of arguments");
+
+/** A tool's input on one session: the `session` field, then `entries`. */
+export const sessionInput = <const Entries extends v.ObjectEntries>(entries: Entries) => toolInput({ session: sessionField(), ...entries });
+
 /** A session alias (`s1`, `s2`, …). */
 export const sessionAlias = () =>
   v.pipe(
@@ -20,7 +26,7 @@ export const sessionAlias = () =>
 /** The session alias field: optional while exactly one session is open. */
 export const sessionField = () =>
   v.optional(
-    described(sessionAlias(), "The session alias from station_browser_open (s1, s2, …). May be left out while exactly one session is open."),
+    described(sessionAlias(), "The session alias (s1, …); may be left out while only one session is open."),
   );
 
 /** The protocol's schema of a ref (`e12`, `f1e3`). */
@@ -47,22 +53,14 @@ export const toTarget = (value: string | Target): Target => (typeof value === "s
 
 /** Descriptions of the fields of a locator object, by field name (`value` by locator kind). */
 const locatorFieldDescriptions: Record<string, string> = {
-  by: 'How to find the element: "ref" (from observe; preferred), "role" (+ name), "text", "label", "placeholder", "testId" or "selector" (CSS).',
-  ref: "A ref from the latest observe of the page, e.g. e12 or f1e3.",
+  by: "How to find it: ref, role (+ name), selector (CSS), or text, label, placeholder, testId (+ value).",
+  ref: "A ref from the latest observe, e.g. e12.",
   selector: "A CSS selector.",
-  role: "The ARIA role, e.g. button, link, textbox, checkbox, combobox.",
-  name: "The accessible name; a case-insensitive substring unless exact is true.",
-  exact: "Match the name, text, label or test id exactly (case-sensitive, whole string).",
+  name: "The accessible name (case-insensitive substring unless exact).",
+  exact: "Match case and the whole string.",
   frame: "CSS selectors of the iframes to enter, outermost first.",
-  nth: "Zero-based index among the matches; without it, more than one match is an error.",
+  nth: "Zero-based index among the matches (more than one match is an error without it).",
 };
-const locatorValueDescriptions: Record<string, string> = {
-  text: "Visible text of the element.",
-  label: "Text of the element's label.",
-  placeholder: "The input's placeholder text.",
-  testId: "The element's data-testid value.",
-};
-
 /**
  * The JSON Schema of a target field: a ref string, or one locator object
  * whose `by` names the kind. The protocol's locator variants are merged into
@@ -91,7 +89,7 @@ export function targetJsonSchema(refJson: Record<string, unknown>, locatorJson: 
       { ...refJson, description: "A ref from the latest observe, e.g. e12 (preferred)." },
       {
         type: "object",
-        description: "A locator object, when no ref fits: `by` and the field it names (role [+ name], value, selector or ref).",
+        description: "A locator, when no ref fits.",
         properties: { by: { enum: kinds, description: locatorFieldDescriptions.by }, ...merged },
         required: ["by"],
         additionalProperties: false,
@@ -100,7 +98,5 @@ export function targetJsonSchema(refJson: Record<string, unknown>, locatorJson: 
   };
 }
 
-const valueDescription = `The text to match: ${Object.entries(locatorValueDescriptions)
-  .map(([kind, text]) => `${text.replace(/\.$/, "").toLowerCase()} (by ${kind})`)
-  .join(", ")}.`;
-const roleDescription = "The ARIA role (by role), e.g. button, link, textbox, checkbox, radio, combobox, heading, tab, menuitem, option.";
+const valueDescription = "The text, label, placeholder or data-testid to match.";
+const roleDescription = "The ARIA role, e.g. button, link, textbox, checkbox, combobox, heading, tab, option.";

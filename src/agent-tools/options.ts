@@ -1,4 +1,5 @@
 import * as v from "valibot";
+import { ValidationError } from "../errors.js";
 import { integerIn, profileId } from "../protocol/fields.js";
 import { limits } from "../protocol/limits.js";
 import { OpenOptionsSchema, type OpenOptions } from "../protocol/open-options.js";
@@ -56,6 +57,12 @@ const backendMethods = ["open", "execute", "closeSession", "list", "checkpoint",
 const isBackend = (value: unknown) =>
   typeof value === "object" && value !== null && backendMethods.every((method) => typeof (value as Record<string, unknown>)[method] === "function");
 
+const SecretNameSchema = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, "expected a secret name of letters, digits, '_', '.' or '-'"),
+  v.maxLength(agentToolLimits.secretNameLength, `secret names have at most ${agentToolLimits.secretNameLength} characters`),
+);
+
 // Messages never echo a secret value.
 const SecretValueSchema = v.pipe(
   v.string("expected the secret's value as a string"),
@@ -73,18 +80,11 @@ const OptionsSchema = v.strictObject(
         v.maxLength(agentToolLimits.profileIds, `at most ${agentToolLimits.profileIds} profile ids`),
       ),
     ),
+    // Each name and value is checked after this (see parseSecrets): a record schema would weigh more than the loop.
     secrets: v.optional(
-      v.pipe(
-        v.record(
-          v.pipe(
-            v.string(),
-            v.regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, "expected a secret name of letters, digits, '_', '.' or '-'"),
-            v.maxLength(agentToolLimits.secretNameLength, `secret names have at most ${agentToolLimits.secretNameLength} characters`),
-          ),
-          SecretValueSchema,
-          "expected an object of secret name → value",
-        ),
-        v.check((record) => Object.keys(record).length <= agentToolLimits.secrets, `at most ${agentToolLimits.secrets} secrets`),
+      v.custom<Record<string, unknown>>(
+        (value) => typeof value === "object" && value !== null && !Array.isArray(value),
+        "expected an object of secret name → value",
       ),
     ),
     maxTextBytes: v.optional(integerIn(agentToolLimits.textBytesMin, agentToolLimits.textBytesMax)),
@@ -98,7 +98,7 @@ const OptionsSchema = v.strictObject(
       ),
     ),
     changeSummaryBytes: v.optional(integerIn(0, agentToolLimits.changeSummaryBytesMax)),
-    open: v.optional(v.pick(OpenOptionsSchema, ["viewport", "consoleText"])),
+    open: v.optional(v.strictObject({ viewport: OpenOptionsSchema.entries.viewport, consoleText: OpenOptionsSchema.entries.consoleText })),
   },
   "expected an options object",
 );
@@ -116,14 +116,25 @@ const OptionsSchema = v.strictObject(
  */
 export function resolveBrowserAgentToolsOptions(options: BrowserAgentToolsOptions): ResolvedBrowserAgentToolsOptions {
   const parsed = parseWith(OptionsSchema, options, "options");
+  const secrets = parseSecrets(parsed.secrets ?? {});
   return {
     backend: parsed.client,
     maxSessions: parsed.maxSessions,
     profileIds: new Set(parsed.profileIds ?? []),
-    secrets: new Map(Object.entries(parsed.secrets ?? {})),
+    secrets: new Map(secrets),
     maxTextBytes: parsed.maxTextBytes ?? agentToolLimits.textBytesDefault,
     groups: new Set(parsed.groups ?? []),
     changeSummaryBytes: parsed.changeSummaryBytes ?? agentToolLimits.changeSummaryBytesDefault,
     open: parsed.open ?? {},
   };
+}
+
+/** The host secrets as name → value, each checked, or a `ValidationError` naming `options.secrets.<name>`. */
+function parseSecrets(secrets: Record<string, unknown>): [string, string][] {
+  const entries = Object.entries(secrets);
+  if (entries.length > agentToolLimits.secrets) throw new ValidationError("options.secrets", `at most ${agentToolLimits.secrets} secrets`);
+  return entries.map(([name, value]) => {
+    const field = `options.secrets.${name}`;
+    return [parseWith(SecretNameSchema, name, field), parseWith(SecretValueSchema, value, field)];
+  });
 }

@@ -1,14 +1,13 @@
-import { ValidationError, isStationBrowserError, type StationBrowserErrorCode } from "../errors.js";
-import { commandSchemas, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
-import { safeParseCommand } from "../protocol/parse.js";
+import { isStationBrowserError, type StationBrowserErrorCode } from "../errors.js";
+import type { CommandOf, CommandOp } from "../protocol/commands.js";
 import type { ActionResult, DialogInfo, PageInfo } from "../protocol/results.js";
 import { combineTextChanges, type TextChange } from "../protocol/text-change.js";
 import type { ToolContext } from "./define-tool.js";
-import { failureReply, invalidInputReply, renameField } from "./failure.js";
+import { failureReply } from "./failure.js";
 import { agentToolLimits } from "./limits.js";
 import { summarizeChange, type ChangeSummary } from "./page-probe.js";
 import { addPage, addText, textReply, type ToolReply } from "./reply.js";
-import { CancelledError, isRefusal, type SessionEntry } from "./sessions.js";
+import { CancelledError, isRefusal, refusalReply, type SessionEntry } from "./sessions.js";
 
 /**
  * Runs `work` on the session named by `alias` (or the only one), after the
@@ -21,7 +20,7 @@ export async function onSession(
   work: (entry: SessionEntry) => Promise<ToolReply>,
 ): Promise<ToolReply> {
   const entry = context.sessions.get(alias);
-  if (isRefusal(entry)) return invalidInputReply(`${entry.field}: ${entry.message}`);
+  if (isRefusal(entry)) return refusalReply(entry);
   try {
     return await context.sessions.exclusive(entry, context.signal, () => work(entry));
   } catch (error) {
@@ -30,16 +29,16 @@ export async function onSession(
   }
 }
 
-/** Parses one command with the protocol's parser, `command.*` fields renamed to `fieldRoot.*`. */
-export function parseStep<const Input extends BrowserCommandInput>(command: Input, fieldRoot: string): Extract<BrowserCommand, { op: Input["op"] }> {
-  const parsed = safeParseCommand(command);
-  if (parsed.ok) return parsed.value as Extract<BrowserCommand, { op: Input["op"] }>;
-  throw new ValidationError(renameField(parsed.error.field, fieldRoot), parsed.error.message.slice(parsed.error.field.length + 2));
-}
+/**
+ * A command that can report the change in visible text (`textChange`): every
+ * action a tool runs. Tools build it from input their schema parsed with the
+ * protocol's own field schemas; the backend parses the whole command again.
+ */
+export type ActionCommand = { [Op in CommandOp]: "textChange" extends keyof CommandOf<Op> ? CommandOf<Op> : never }[CommandOp];
 
 /** One backend command of a tool call. */
 export interface Step {
-  command: BrowserCommand;
+  command: ActionCommand;
   /** Words for results: `click`, `field 2`. */
   label: string;
   /** Where the command's fields sit in the tool input (`input`, `input.fields[1]`). */
@@ -71,7 +70,7 @@ export async function runSteps(
   const changes: (TextChange | undefined)[] = [];
   for (const [index, step] of steps.entries()) {
     try {
-      last = (await backend.execute(entry.id, summarize ? withTextChange(step.command) : step.command, signal ? { signal } : {})) as ActionLike;
+      last = (await backend.execute(entry.id, summarize ? { ...step.command, textChange: true } : step.command, signal ? { signal } : {})) as ActionLike;
       changes.push(last.textChange);
     } catch (error) {
       // Part of the text may have landed before the failure, and no result says where: treat it as a password.
@@ -159,9 +158,4 @@ function describeChange(changes: readonly (TextChange | undefined)[], navigated:
     return { headline: "page text: change not available (the page could not be read before and after)", lines: "" };
   }
   return summarizeChange(combineTextChanges(known), maxBytes, navigated);
-}
-
-/** `command` asking the engine for the change in visible text, when its op can report one. */
-function withTextChange(command: BrowserCommand): BrowserCommand {
-  return "textChange" in commandSchemas[command.op].entries ? ({ ...command, textChange: true } as BrowserCommand) : command;
 }

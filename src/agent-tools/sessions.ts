@@ -1,4 +1,5 @@
 import type { ManagedSessionInfo } from "../protocol/sessions.js";
+import { invalidInputReply } from "./failure.js";
 
 /** A session this toolset opened, under its alias. */
 export interface SessionEntry {
@@ -184,7 +185,8 @@ export class SessionRegistry {
     const gate = new Promise<void>((resolve) => (release = resolve));
     entry.tail = previous.then(() => gate);
     try {
-      await untilAborted(previous, signal);
+      // The earlier call's failure is its own; only this call's cancellation stops it.
+      await raceAbort(previous.catch(() => {}), signal);
       return await work();
     } finally {
       release();
@@ -192,23 +194,17 @@ export class SessionRegistry {
   }
 }
 
-/** Waits for `promise`, or rejects as soon as `signal` aborts. */
-function untilAborted(promise: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+/**
+ * Settles like `promise`, or rejects with a {@link CancelledError} as soon as
+ * `signal` aborts (`promise` keeps running).
+ */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(new CancelledError());
-  return new Promise((resolve, reject) => {
+  return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(new CancelledError());
+    if (signal.aborted) return onAbort();
     signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      },
-      () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve();
-      },
-    );
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
 }
 
@@ -219,6 +215,9 @@ export class CancelledError extends Error {
     this.name = "CancelledError";
   }
 }
+
+/** The error reply of a refusal: `error: input.session: …`. */
+export const refusalReply = (refusal: Refusal) => invalidInputReply(`${refusal.field}: ${refusal.message}`);
 
 /** True for a refusal rather than a value. */
 export const isRefusal = (value: unknown): value is Refusal =>

@@ -1,4 +1,3 @@
-import { isControlLeaseError, isNotFoundError } from "../errors.js";
 import type { ManagedSessionInfo } from "../protocol/sessions.js";
 import { safeParseWith } from "../protocol/parse.js";
 import type { BrowserToolDefinition, ToolContext } from "./define-tool.js";
@@ -8,7 +7,7 @@ import { resolveBrowserAgentToolsOptions, type BrowserAgentToolsOptions, type Re
 import { Redactor } from "../redact.js";
 import { renderReply, textReply, type ToolReply } from "./reply.js";
 import { SessionRegistry } from "./sessions.js";
-import { closeEntry } from "./tools/session.js";
+import { closeEntry, closeUnlessHuman } from "./tools/session.js";
 import { browserToolDefinitions } from "./tool-list.js";
 import type { AgentTool, ToolCallOptions, ToolResult } from "./types.js";
 
@@ -147,16 +146,9 @@ export function createBrowserAgentTools(options: BrowserAgentToolsOptions): Brow
 
 /** Closes a session found by reconciliation; the reason it stays open, or undefined once closed. */
 async function closeFound(options: ResolvedBrowserAgentToolsOptions, info: ManagedSessionInfo): Promise<string | undefined> {
-  try {
-    if (info.control.mode === "human" || (await options.backend.control(info.id)).mode === "human") {
-      return "a human holds the control lease; reconcile again after it ends";
-    }
-    await options.backend.closeSession(info.id);
-  } catch (error) {
-    if (isControlLeaseError(error)) return "a human holds the control lease; reconcile again after it ends";
-    if (!isNotFoundError(error)) return `close failed: ${messageOf(error)}`;
-  }
-  return undefined;
+  const outcome = await closeUnlessHuman(options.backend, info.id, info.control);
+  if (outcome === "closed") return undefined;
+  return outcome === "human" ? "a human holds the control lease; reconcile again after it ends" : `close failed: ${messageOf(outcome.error)}`;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,7 +1,9 @@
+import type * as v from "valibot";
 import type { Checkpoint, ControlGrant, ControlState, ManagedSessionInfo, ReconcileReport, RecordingFrame, RecordingMeta } from "../protocol/sessions.js";
 import type { PerformAction } from "../protocol/perform.js";
 import { resolveExecuteOptions, type BrowserBackend, type CloseSessionOptions, type ExecuteOptions } from "../protocol/backend.js";
-import { isObservationCommand, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
+import { isObservationCommand } from "../protocol/command-ops.js";
+import type { BrowserCommand, BrowserCommandInput } from "../protocol/commands.js";
 import type { OpenOptions } from "../protocol/open-options.js";
 import type { CommandResult } from "../protocol/results.js";
 import type { WorkerMethod } from "../protocol/wire.js";
@@ -96,8 +98,7 @@ export class BrowserUseClient implements BrowserBackend {
    * lease, only their `controlToken` can close it (`ControlLeaseError` otherwise).
    */
   async close(sessionId: string, options: CloseSessionOptions = {}): Promise<void> {
-    const body = { method: "close", id: sessionId, ...(options.controlToken === undefined ? {} : { controlToken: options.controlToken }) };
-    await this.#transport.call(this.context("close", { sessionId }), body, responseSchemas.close, options.signal);
+    await this.onSession("close", sessionId, options.controlToken === undefined ? {} : { controlToken: options.controlToken }, options.signal);
   }
 
   /** Same as {@link close}: the name the `BrowserBackend` interface uses. */
@@ -107,12 +108,12 @@ export class BrowserUseClient implements BrowserBackend {
 
   /** Open sessions this key may see. */
   async list(call: ClientCallOptions = {}): Promise<ManagedSessionInfo[]> {
-    return this.#transport.call(this.context("list", {}), { method: "list" }, responseSchemas.list, call.signal);
+    return this.request("list", {}, {}, call.signal);
   }
 
   /** Live sessions opened with `openTag`: how an uncertain open is resolved. */
   async reconcile(openTag: string, call: ClientCallOptions = {}): Promise<ManagedSessionInfo[]> {
-    return this.#transport.call(this.context("reconcile", { openTag }), { method: "reconcile", openTag }, responseSchemas.reconcile, call.signal);
+    return this.request("reconcile", { openTag }, { openTag }, call.signal);
   }
 
   /**
@@ -121,48 +122,42 @@ export class BrowserUseClient implements BrowserBackend {
    * Found sessions are released, or handed back with `adopt: true`.
    */
   async reconcileAll(options: { adopt?: boolean } = {}, call: ClientCallOptions = {}): Promise<ReconcileReport> {
-    const body = { method: "reconcileAll", ...(options.adopt === undefined ? {} : { adopt: options.adopt }) };
-    return this.#transport.call(this.context("reconcileAll", {}), body, responseSchemas.reconcileAll, call.signal);
+    return this.request("reconcileAll", {}, options.adopt === undefined ? {} : { adopt: options.adopt }, call.signal);
   }
 
   /** A PNG of the selected page, for a human watching. */
   async liveFrame(sessionId: string, call: ClientCallOptions = {}): Promise<RecordingFrame> {
-    const context = this.context("liveFrame", { sessionId });
-    return this.#transport.call(context, { method: "liveFrame", id: sessionId }, responseSchemas.liveFrame, call.signal);
+    return this.onSession("liveFrame", sessionId, {}, call.signal);
   }
 
   // Human control
 
   /** Grants exclusive human control for 1–120 s. The token is for the human's client only. */
   async acquireControl(sessionId: string, ttlMs?: number, call: ClientCallOptions = {}): Promise<ControlGrant> {
-    const context = this.context("controlAcquire", { sessionId });
-    return this.#transport.call(context, { method: "controlAcquire", id: sessionId, ttlMs }, responseSchemas.controlAcquire, call.signal);
+    return this.onSession("controlAcquire", sessionId, { ttlMs }, call.signal);
   }
 
   async renewControl(sessionId: string, token: string, ttlMs?: number, call: ClientCallOptions = {}): Promise<ControlGrant> {
-    const context = this.context("controlRenew", { sessionId });
-    return this.#transport.call(context, { method: "controlRenew", id: sessionId, token, ttlMs }, responseSchemas.controlRenew, call.signal);
+    return this.onSession("controlRenew", sessionId, { token, ttlMs }, call.signal);
   }
 
   async releaseControl(sessionId: string, token: string, call: ClientCallOptions = {}): Promise<void> {
-    const context = this.context("controlRelease", { sessionId });
-    await this.#transport.call(context, { method: "controlRelease", id: sessionId, token }, responseSchemas.controlRelease, call.signal);
+    await this.onSession("controlRelease", sessionId, { token }, call.signal);
   }
 
   /** Who drives the session: mode and expiry, never the token. */
   async control(sessionId: string, call: ClientCallOptions = {}): Promise<ControlState> {
-    return this.#transport.call(this.context("control", { sessionId }), { method: "control", id: sessionId }, responseSchemas.control, call.signal);
+    return this.onSession("control", sessionId, {}, call.signal);
   }
 
   // Checkpoints
 
   async checkpoint(sessionId: string, call: ClientCallOptions = {}): Promise<Checkpoint> {
-    const context = this.context("checkpoint", { sessionId });
-    return this.#transport.call(context, { method: "checkpoint", id: sessionId }, responseSchemas.checkpoint, call.signal);
+    return this.onSession("checkpoint", sessionId, {}, call.signal);
   }
 
   async checkpoints(call: ClientCallOptions = {}): Promise<Checkpoint[]> {
-    return this.#transport.call(this.context("checkpoints", {}), { method: "checkpoints" }, responseSchemas.checkpoints, call.signal);
+    return this.request("checkpoints", {}, {}, call.signal);
   }
 
   /** Opens a new session from a checkpoint. Never automatic. */
@@ -174,47 +169,60 @@ export class BrowserUseClient implements BrowserBackend {
    */
   async resumeCheckpoint(checkpointId: string, options: ClientCallOptions & { openTag?: string } = {}): Promise<ManagedSessionInfo> {
     const openTag = options.openTag ?? crypto.randomUUID();
-    const context = this.context("resume", { checkpointId, openTag });
-    return this.#transport.call(context, { method: "resume", checkpointId, openTag }, responseSchemas.resume, options.signal);
+    return this.request("resume", { checkpointId, openTag }, { checkpointId, openTag }, options.signal);
   }
 
   async deleteCheckpoint(checkpointId: string, call: ClientCallOptions = {}): Promise<void> {
-    const context = this.context("deleteCheckpoint", { checkpointId });
-    await this.#transport.call(context, { method: "deleteCheckpoint", checkpointId }, responseSchemas.deleteCheckpoint, call.signal);
+    await this.request("deleteCheckpoint", { checkpointId }, { checkpointId }, call.signal);
   }
 
   // Recordings
 
   async startRecording(sessionId: string, call: ClientCallOptions = {}): Promise<RecordingMeta> {
-    const context = this.context("recordingStart", { sessionId });
-    return this.#transport.call(context, { method: "recordingStart", id: sessionId }, responseSchemas.recordingStart, call.signal);
+    return this.onSession("recordingStart", sessionId, {}, call.signal);
   }
 
   async stopRecording(recordingId: string, call: ClientCallOptions = {}): Promise<RecordingMeta> {
-    const context = this.context("recordingStop", { recordingId });
-    return this.#transport.call(context, { method: "recordingStop", recordingId }, responseSchemas.recordingStop, call.signal);
+    return this.request("recordingStop", { recordingId }, { recordingId }, call.signal);
   }
 
   async getRecording(recordingId: string, call: ClientCallOptions = {}): Promise<RecordingMeta> {
-    const context = this.context("recording", { recordingId });
-    return this.#transport.call(context, { method: "recording", recordingId }, responseSchemas.recording, call.signal);
+    return this.request("recording", { recordingId }, { recordingId }, call.signal);
   }
 
   async recordings(call: ClientCallOptions = {}): Promise<RecordingMeta[]> {
-    return this.#transport.call(this.context("recordings", {}), { method: "recordings" }, responseSchemas.recordings, call.signal);
+    return this.request("recordings", {}, {}, call.signal);
   }
 
   async recordingFrame(recordingId: string, frameId: string, call: ClientCallOptions = {}): Promise<RecordingFrame> {
-    const context = this.context("recordingFrame", { recordingId });
-    return this.#transport.call(context, { method: "recordingFrame", recordingId, frameId }, responseSchemas.recordingFrame, call.signal);
+    return this.request("recordingFrame", { recordingId }, { recordingId, frameId }, call.signal);
   }
 
   async deleteRecording(recordingId: string, call: ClientCallOptions = {}): Promise<void> {
-    const context = this.context("recordingDelete", { recordingId });
-    await this.#transport.call(context, { method: "recordingDelete", recordingId }, responseSchemas.recordingDelete, call.signal);
+    await this.request("recordingDelete", { recordingId }, { recordingId }, call.signal);
   }
 
   private context(method: WorkerMethod, ids: Ids): CallContext {
     return { method, stationId: this.stationId, ...ids };
+  }
+
+  /** One call of `method`: `fields` besides the method in the body, `ids` in every error it may raise. */
+  private request<const Method extends keyof typeof responseSchemas>(
+    method: Method,
+    ids: Ids,
+    fields: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<v.InferOutput<(typeof responseSchemas)[Method]>> {
+    return this.#transport.call(this.context(method, ids), { method, ...fields }, responseSchemas[method], signal);
+  }
+
+  /** A call about one session: its id as `id` in the body. */
+  private onSession<const Method extends keyof typeof responseSchemas>(
+    method: Method,
+    sessionId: string,
+    fields: Record<string, unknown>,
+    signal: AbortSignal | undefined,
+  ): Promise<v.InferOutput<(typeof responseSchemas)[Method]>> {
+    return this.request(method, { sessionId }, { id: sessionId, ...fields }, signal);
   }
 }

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { parseWith } from "../protocol/parse.js";
-import { baseUrlProblem } from "../protocol/fields.js";
+import { baseUrlProblem, integerIn } from "../protocol/fields.js";
 
 /** How reads are retried on network errors and 502/503/504. Mutations are never retried. */
 export interface ClientRetryOptions {
@@ -51,19 +51,10 @@ export const clientDefaults = {
   retry: { limit: 2, delayMs: 100, maxDelayMs: 400 },
 } as const;
 
-const integerIn = (min: number, max: number) =>
-  v.pipe(
-    v.number("expected a number"),
-    v.integer("expected an integer"),
-    v.minValue(min, `expected a number ≥ ${min}`),
-    v.maxValue(max, `expected a number ≤ ${max}`),
-  );
-
-
 const ClientOptionsSchema = v.strictObject({
-  baseUrl: v.pipe(
-    v.string("expected the worker's URL as a string"),
-    v.check((value) => baseUrlProblem(value) === undefined, (issue) => baseUrlProblem(issue.input as string) ?? "invalid URL"),
+  baseUrl: v.custom<string>(
+    (value) => typeof value === "string" && baseUrlProblem(value) === undefined,
+    (issue) => (typeof issue.input === "string" ? (baseUrlProblem(issue.input) ?? "invalid URL") : "expected the worker's URL as a string"),
   ),
   stationId: v.pipe(
     v.string("expected the station id as a string"),
@@ -77,7 +68,7 @@ const ClientOptionsSchema = v.strictObject({
     // Custom message: never echo the key.
     v.regex(/^[\x21-\x7e]+$/, "expected printable ASCII without spaces"),
   ),
-  fetch: v.optional(v.function("expected a fetch function")),
+  fetch: v.optional(v.custom<typeof globalThis.fetch>((value) => typeof value === "function", "expected a fetch function")),
   timeoutMs: v.optional(integerIn(1, 3_600_000)),
   operator: v.optional(v.boolean("expected a boolean")),
   retry: v.optional(

@@ -2,7 +2,7 @@
  * What the client accepts under `data`, per worker method: the protocol's
  * session shapes (src/protocol/sessions.ts) for the session-level methods,
  * where every field the caller relies on is required and typed (fields a
- * newer worker adds are dropped); anything else is a malformed response.
+ * newer worker adds pass through); anything else is a malformed response.
  */
 import * as v from "valibot";
 import {

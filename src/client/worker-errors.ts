@@ -23,36 +23,60 @@ import {
   UrlPolicyError,
   ValidationError,
   type StationBrowserError,
+  type StationBrowserErrorClass,
 } from "../errors.js";
 import type { WorkerErrorCode } from "../protocol/wire.js";
 import { describeCall, outcomeDetails, outcomeHint, type CallContext } from "./call-context.js";
 
 type Build = (message: string, status: number) => StationBrowserError;
 
-/** One constructor per worker error code; the worker's message is kept. */
-const builders: Record<Exclude<WorkerErrorCode, "validation" | "bad_request" | "outcome_unknown">, Build> = {
-  busy: (message) => new BusyError(message),
-  capacity: (message) => new CapacityError(message),
-  not_found: (message) => new NotFoundError(message),
-  control_lease: (message) => new ControlLeaseError(message),
+type PlainCode =
+  | "busy"
+  | "capacity"
+  | "not_found"
+  | "control_lease"
+  | "timeout"
+  | "url_policy"
+  | "profile_in_use"
+  | "profile"
+  | "reconcile_required"
+  | "browser_not_found"
+  | "action_failed"
+  | "not_implemented"
+  | "session_closed"
+  | "journal"
+  | "payload_too_large"
+  | "draining"
+  | "internal";
+
+/** Codes whose class carries nothing but the message. */
+const plainClasses: Record<PlainCode, StationBrowserErrorClass> = {
+  busy: BusyError,
+  capacity: CapacityError,
+  not_found: NotFoundError,
+  control_lease: ControlLeaseError,
+  timeout: TimeoutError,
+  url_policy: UrlPolicyError,
+  profile_in_use: ProfileInUseError,
+  profile: ProfileError,
+  reconcile_required: ReconcileRequiredError,
+  browser_not_found: BrowserNotFoundError,
+  action_failed: ActionFailedError,
+  not_implemented: NotImplementedError,
+  session_closed: SessionClosedError,
+  journal: JournalError,
+  payload_too_large: PayloadTooLargeError,
+  draining: DrainingError,
+  internal: InternalError,
+};
+
+/** The other codes' constructors, from the worker's message. */
+const builders: Record<Exclude<WorkerErrorCode, "validation" | "bad_request" | "outcome_unknown" | PlainCode>, Build> = {
   provider: (message, status) => new ProviderError(message, { status }),
-  timeout: (message) => new TimeoutError(message),
   stale_ref: (message) => new StaleRefError(/\bRef (\S+)/.exec(message)?.[1] ?? "", message),
   ambiguous_target: (message) => new AmbiguousTargetError(Number(/matched (\d+)/.exec(message)?.[1] ?? 0), message),
-  url_policy: (message) => new UrlPolicyError(message),
-  profile_in_use: (message) => new ProfileInUseError(message),
-  profile: (message) => new ProfileError(message),
-  reconcile_required: (message) => new ReconcileRequiredError(message),
-  browser_not_found: (message) => new BrowserNotFoundError(message),
-  action_failed: (message) => new ActionFailedError(message),
-  not_implemented: (message) => new NotImplementedError(message),
-  session_closed: (message) => new SessionClosedError(message),
-  journal: (message) => new JournalError(message),
   unauthorized: (message) => new AuthenticationError("unauthorized", message),
   forbidden: (message) => new AuthenticationError("forbidden", message),
-  payload_too_large: (message) => new PayloadTooLargeError(message),
-  draining: (message) => new DrainingError(message),
-  internal: (message) => new InternalError(message),
 };
 
 /** `command.url: required` → field `command.url`, problem `required`. */
@@ -72,6 +96,7 @@ export function workerError(code: string, message: string, status: number, conte
   if (code === "outcome_unknown") {
     return new OutcomeUnknownError(`${message} ${where}; to find out: ${outcomeHint(context)}`, outcomeDetails(context));
   }
+  if (Object.hasOwn(plainClasses, code)) return new plainClasses[code as PlainCode](`${message} ${where}`);
   const build = Object.hasOwn(builders, code) ? builders[code as keyof typeof builders] : undefined;
   if (build) return build(`${message} ${where}`, status);
   return new ProviderError(`the worker answered with an unknown error code "${code}" (HTTP ${status}): ${message} ${where}`, { status });

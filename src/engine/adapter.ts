@@ -4,7 +4,8 @@ import { commandOps, isObservationCommand, type BrowserCommand, type BrowserComm
 import { commandBudgetMs } from "../protocol/budget.js";
 import { limits } from "../protocol/limits.js";
 import { OpenOptionsSchema, type OpenOptions } from "../protocol/open-options.js";
-import { parseCommand, parseWith } from "../protocol/parse.js";
+import { parseWith } from "../protocol/parse.js";
+import { parseCommand } from "../protocol/parse-command.js";
 import type { CommandResult } from "../protocol/results.js";
 import { createLocalProvider, type PlaywrightProvider } from "../providers/local/index.js";
 import type { ProviderSession } from "../providers/types.js";

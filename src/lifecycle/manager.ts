@@ -18,7 +18,8 @@ import { resolveExecuteOptions, type BrowserBackend, type CloseSessionOptions, t
 import { isObservationCommand, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
 import { limits } from "../protocol/limits.js";
 import { OpenOptionsSchema, type OpenOptions, type ResolvedOpenOptions } from "../protocol/open-options.js";
-import { parseCommand, parseWith } from "../protocol/parse.js";
+import { parseWith } from "../protocol/parse.js";
+import { parseCommand } from "../protocol/parse-command.js";
 import { profileId as profileIdSchema } from "../protocol/fields.js";
 import type { CommandResult, ScreenshotResult } from "../protocol/results.js";
 import { CheckpointBook } from "./checkpoints.js";

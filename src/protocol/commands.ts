@@ -1,20 +1,26 @@
 import * as v from "valibot";
 import { limits } from "./limits.js";
 import { TargetSchema, targetText, type Target } from "./target.js";
+import { PointSchema, clickCount, downloadId, integerIn, modifiers, mouseButton, nonEmptyString, pageId, timeoutMs } from "./fields.js";
 import {
-  PointSchema,
-  boundedString,
-  clickCount,
-  downloadId,
-  integerIn,
-  modifiers,
-  mouseButton,
-  nonEmptyString,
-  numberIn,
-  pageId,
-  timeoutMs,
-  waitUntil,
-} from "./fields.js";
+  diagnosticsSince,
+  dialogAction,
+  dialogTimeout,
+  downloadOffset,
+  fillValue,
+  pressKey,
+  promptText,
+  screenshotFormat,
+  screenshotQuality,
+  scrollDelta,
+  selectValue,
+  typeText,
+  uploadFileEntries,
+  url,
+  waitState,
+  waitTimeout,
+} from "./command-fields.js";
+export { isObservationCommand, observationOps } from "./command-ops.js";
 
 /**
  * The one command vocabulary (DESIGN.md "Commands"). Every layer — engine,
@@ -22,7 +28,6 @@ import {
  * is declared anywhere else.
  */
 
-const url = nonEmptyString(limits.urlLength, "URL");
 /**
  * On an action: also report what changed in the selected page's visible
  * text (`textChange` in the result), computed by the engine before and after.
@@ -30,6 +35,9 @@ const url = nonEmptyString(limits.urlLength, "URL");
 const textChange = v.optional(v.boolean("expected a boolean"));
 const actionTimeout = timeoutMs(limits.actionTimeoutMaxMs);
 const navigationTimeout = timeoutMs(limits.navigationTimeoutMaxMs);
+const waitUntil = v.optional(
+  v.picklist(["load", "domcontentloaded", "networkidle", "commit"], 'expected "load", "domcontentloaded", "networkidle" or "commit"'),
+);
 
 /** Commands that act on one element: `selector` shorthand or a full `target`, exactly one. */
 export const requiredTargetOps = ["click", "fill", "select", "check", "uncheck", "hover", "focus", "upload"] as const;
@@ -54,21 +62,6 @@ export function base64DecodedBytes(base64: string): number {
   return Math.floor((base64.length * 3) / 4) - padding;
 }
 
-const base64Limit = Math.ceil((limits.upload.decodedBytes * 4) / 3) + 4;
-
-const UploadFileSchema = v.strictObject({
-  name: v.pipe(
-    nonEmptyString(limits.upload.fileNameLength, "file name"),
-    v.regex(/^[^/\\\0]+$/, "expected a file name without slashes"),
-  ),
-  mimeType: v.optional(nonEmptyString(255, "MIME type")),
-  base64: v.pipe(
-    v.string("expected the file's bytes as a base64 string"),
-    v.maxLength(base64Limit, `file larger than ${limits.upload.decodedBytes} bytes`),
-    v.regex(/^[A-Za-z0-9+/]*={0,2}$/, "expected standard base64"),
-  ),
-});
-
 /** One schema per command, keyed by `op`. */
 export const commandSchemas = {
   // Navigation
@@ -83,43 +76,30 @@ export const commandSchemas = {
 
   // Interaction
   click: targeted("click", { textChange, button: mouseButton, clickCount, modifiers, timeoutMs: actionTimeout }),
-  fill: targeted("fill", { textChange, value: boundedString(limits.valueLength, "value"), timeoutMs: actionTimeout }),
+  fill: targeted("fill", { textChange, value: fillValue, timeoutMs: actionTimeout }),
   type: targeted("type", {
     textChange,
-    text: boundedString(limits.valueLength, "text"),
+    text: typeText,
     delayMs: v.optional(integerIn(0, 1000)),
     timeoutMs: actionTimeout,
   }),
-  press: targeted("press", { textChange, key: nonEmptyString(limits.keyLength, "key"), timeoutMs: actionTimeout }),
-  select: targeted("select", {
-    textChange,
-    value: v.union(
-      [
-        boundedString(limits.valueLength, "option"),
-        v.pipe(
-          v.array(boundedString(limits.valueLength, "option"), "expected an array of options"),
-          v.maxLength(limits.selectValues, `at most ${limits.selectValues} options`),
-        ),
-      ],
-      "expected an option value or label, or an array of them",
-    ),
-    timeoutMs: actionTimeout,
-  }),
+  press: targeted("press", { textChange, key: pressKey, timeoutMs: actionTimeout }),
+  select: targeted("select", { textChange, value: selectValue, timeoutMs: actionTimeout }),
   check: targeted("check", { textChange, timeoutMs: actionTimeout }),
   uncheck: targeted("uncheck", { textChange, timeoutMs: actionTimeout }),
   hover: targeted("hover", { textChange, timeoutMs: actionTimeout }),
   focus: targeted("focus", { textChange, timeoutMs: actionTimeout }),
   scroll: targeted("scroll", {
     textChange,
-    deltaX: v.optional(numberIn(-limits.scrollDeltaMax, limits.scrollDeltaMax)),
-    deltaY: v.optional(numberIn(-limits.scrollDeltaMax, limits.scrollDeltaMax)),
+    deltaX: scrollDelta,
+    deltaY: scrollDelta,
     timeoutMs: actionTimeout,
   }),
   waitFor: targeted("waitFor", {
     text: v.optional(targetText("text")),
-    state: v.optional(v.picklist(["visible", "hidden", "attached", "detached"], 'expected "visible", "hidden", "attached" or "detached"')),
+    state: waitState,
     loadState: v.optional(v.picklist(["load", "domcontentloaded", "networkidle"], 'expected "load", "domcontentloaded" or "networkidle"')),
-    timeoutMs: timeoutMs(limits.waitFor.timeoutMaxMs),
+    timeoutMs: waitTimeout,
   }),
   mouseClick: plain("mouseClick", { textChange, ...PointSchema.entries, button: mouseButton, clickCount }),
   mouseMove: plain("mouseMove", { textChange, ...PointSchema.entries, steps: v.optional(integerIn(1, limits.dragStepsMax)) }),
@@ -131,14 +111,14 @@ export const commandSchemas = {
     steps: v.optional(integerIn(1, limits.dragStepsMax)),
   }),
   dialog: plain("dialog", {
-    action: v.picklist(["accept", "dismiss"], 'expected "accept" or "dismiss"'),
-    promptText: v.optional(boundedString(limits.valueLength, "prompt text")),
-    timeoutMs: v.optional(integerIn(1, limits.dialog.policyMaxMs)),
+    action: dialogAction,
+    promptText,
+    timeoutMs: dialogTimeout,
   }),
   upload: targeted("upload", {
     textChange,
     files: v.pipe(
-      v.array(UploadFileSchema, "expected an array of files"),
+      v.array(v.strictObject(uploadFileEntries), "expected an array of files"),
       v.minLength(1, "expected at least one file"),
       v.maxLength(limits.upload.files, `at most ${limits.upload.files} files per upload`),
     ),
@@ -147,7 +127,7 @@ export const commandSchemas = {
   downloads: plain("downloads", {}),
   downloadRead: plain("downloadRead", {
     downloadId,
-    offset: v.optional(integerIn(0, limits.downloads.fileBytes)),
+    offset: downloadOffset,
     length: v.optional(integerIn(1, limits.downloads.readBytesMax)),
   }),
   downloadDelete: plain("downloadDelete", { downloadId }),
@@ -165,14 +145,14 @@ export const commandSchemas = {
     boxes: v.optional(v.boolean("expected a boolean")),
   }),
   screenshot: plain("screenshot", {
-    format: v.optional(v.picklist(["png", "jpeg"], 'expected "png" or "jpeg"')),
-    quality: v.optional(integerIn(1, 100)),
+    format: screenshotFormat,
+    quality: screenshotQuality,
   }),
   text: plain("text", { maxBytes: v.optional(integerIn(1, limits.text.bytesMax)) }),
   content: plain("content", { maxBytes: v.optional(integerIn(1, limits.contentBytes)) }),
   evaluate: plain("evaluate", { expression: nonEmptyString(limits.expressionLength, "expression"), timeoutMs: actionTimeout }),
   diagnostics: plain("diagnostics", {
-    since: v.optional(integerIn(0, Number.MAX_SAFE_INTEGER)),
+    since: diagnosticsSince,
   }),
   challenge: plain("challenge", {}),
   traceStart: plain("traceStart", {
@@ -187,26 +167,6 @@ export type CommandOp = keyof typeof commandSchemas;
 
 /** All command names, in vocabulary order. */
 export const commandOps = Object.keys(commandSchemas) as CommandOp[];
-
-/** Observation commands stay allowed while a human holds control; the rest mutate. */
-export const observationOps: ReadonlySet<CommandOp> = new Set<CommandOp>([
-  "pages",
-  "waitFor",
-  "downloads",
-  "downloadRead",
-  "inspect",
-  "accessibility",
-  "screenshot",
-  "text",
-  "content",
-  "diagnostics",
-  "challenge",
-]);
-
-/** True when the command only observes (allowed while a human holds control). */
-export function isObservationCommand(command: { op: string }): boolean {
-  return observationOps.has(command.op as CommandOp);
-}
 
 /** The schema of any command: a variant on `op`. */
 export const BrowserCommandSchema = v.variant(

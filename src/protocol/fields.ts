@@ -10,14 +10,9 @@ export const integerIn = (min: number, max: number) =>
     v.maxValue(max, `expected a number ≤ ${max}`),
   );
 
-/** A finite number in [min, max]. */
+/** A number in [min, max] (finite, since the bounds are: NaN is no number). */
 export const numberIn = (min: number, max: number) =>
-  v.pipe(
-    v.number("expected a number"),
-    v.finite("expected a finite number"),
-    v.minValue(min, `expected a number ≥ ${min}`),
-    v.maxValue(max, `expected a number ≤ ${max}`),
-  );
+  v.pipe(v.number("expected a number"), v.minValue(min, `expected a number ≥ ${min}`), v.maxValue(max, `expected a number ≤ ${max}`));
 
 /** A string of at most `max` characters. */
 export const boundedString = (max: number, what = "string") =>
@@ -51,10 +46,6 @@ export const modifiers = v.optional(
     ),
     v.maxLength(5, "at most 5 modifiers"),
   ),
-);
-
-export const waitUntil = v.optional(
-  v.picklist(["load", "domcontentloaded", "networkidle", "commit"], 'expected "load", "domcontentloaded", "networkidle" or "commit"'),
 );
 
 /** A page id as reported by `pages` and `newPage` (`p1`, `p2`, …). */

@@ -14,7 +14,8 @@ export {
   type CommandOf,
   type CommandOp,
 } from "./commands.js";
-export { parseCommand, safeParseCommand, parseWith, safeParseWith, formatIssuePath, type SafeParseResult } from "./parse.js";
+export { parseWith, safeParseWith, formatIssuePath, type SafeParseResult } from "./parse.js";
+export { parseCommand, safeParseCommand } from "./parse-command.js";
 export { OpenOptionsSchema, type OpenOptions, type ResolvedOpenOptions } from "./open-options.js";
 export { assertNavigableUrl, isAllowedNavigationUrl, refusalReason, sanitizeUrl } from "./url-policy.js";
 

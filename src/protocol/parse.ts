@@ -1,14 +1,5 @@
 import * as v from "valibot";
 import { ValidationError } from "../errors.js";
-import {
-  BrowserCommandSchema,
-  base64DecodedBytes,
-  optionalTargetOps,
-  requiredTargetOps,
-  type BrowserCommand,
-  type RawBrowserCommand,
-} from "./commands.js";
-import { limits } from "./limits.js";
 
 /** A parse outcome that never throws. */
 export type SafeParseResult<T> = { ok: true; value: T } | { ok: false; error: ValidationError };
@@ -58,72 +49,4 @@ export function parseWith<const Schema extends v.GenericSchema>(schema: Schema, 
   const result = safeParseWith(schema, input, root);
   if (!result.ok) throw result.error;
   return result.value;
-}
-
-/**
- * Parses any command payload. Never throws anything but a
- * {@link ValidationError} whose message names the field, e.g.
- * `command.target.frame[3]: expected iframe selector as a string`.
- *
- * @example
- * ```ts
- * const command = parseCommand({ op: "click", target: { by: "role", role: "button", name: "Continue" } });
- * ```
- */
-export function parseCommand(input: unknown): BrowserCommand {
-  const result = safeParseCommand(input);
-  if (!result.ok) throw result.error;
-  return result.value;
-}
-
-/**
- * Parses a command without throwing.
- *
- * @example
- * ```ts
- * const result = safeParseCommand(JSON.parse(body));
- * if (!result.ok) return { error: result.error.message };
- * ```
- */
-export function safeParseCommand(input: unknown): SafeParseResult<BrowserCommand> {
-  if (typeof input !== "object" || input === null || Array.isArray(input)) {
-    return { ok: false, error: new ValidationError("command", 'expected an object with an "op" field') };
-  }
-  const parsed = safeParseWith(BrowserCommandSchema, input, "command");
-  if (!parsed.ok) return parsed;
-  const problem = crossFieldProblem(parsed.value);
-  if (problem) return { ok: false, error: new ValidationError(problem[0], problem[1]) };
-  return { ok: true, value: normalizeTarget(parsed.value) };
-}
-
-const requiresTarget = new Set<string>(requiredTargetOps);
-const acceptsTarget = new Set<string>([...requiredTargetOps, ...optionalTargetOps]);
-
-/** Rules that span fields, as [field, problem]. */
-function crossFieldProblem(command: RawBrowserCommand): [string, string] | undefined {
-  if (acceptsTarget.has(command.op)) {
-    const { selector, target } = command as { selector?: unknown; target?: unknown };
-    if (selector !== undefined && target !== undefined) return ["command.target", "give either `selector` or `target`, not both"];
-    if (requiresTarget.has(command.op) && selector === undefined && target === undefined) {
-      return ["command.target", "required; give `target` (or the `selector` shorthand)"];
-    }
-  }
-  if (command.op === "upload") {
-    const total = command.files.reduce((sum, file) => sum + base64DecodedBytes(file.base64), 0);
-    if (total > limits.upload.decodedBytes) {
-      return ["command.files", `${total} bytes in total; at most ${limits.upload.decodedBytes} decoded bytes per upload`];
-    }
-  }
-  if (command.op === "waitFor") {
-    const given = [command.selector ?? command.target, command.text, command.loadState].filter((value) => value !== undefined);
-    if (given.length !== 1) return ["command.target", "give exactly one of `target` (or `selector`), `text` or `loadState`"];
-  }
-  return undefined;
-}
-
-function normalizeTarget(command: RawBrowserCommand): BrowserCommand {
-  if (!acceptsTarget.has(command.op)) return command as BrowserCommand;
-  const { selector, target, ...rest } = command as RawBrowserCommand & { selector?: string; target?: unknown };
-  const normalized = target ?? (selector === undefined ? undefined : { by: "selector", selector });
-  return (normalized === undefined ? rest : { ...rest, target: normalized }) as BrowserCommand;
 }

@@ -3,7 +3,8 @@
  * the worker sends for sessions, human control, checkpoints, recordings and
  * reconciliation. Declared once, as valibot schemas; the manager's types are
  * inferred from them and the client checks the worker's answers with them.
- * Unknown fields from a newer worker are dropped, not refused.
+ * Unknown fields from a newer worker are kept, not refused (loose objects);
+ * the types name only the declared fields.
  */
 import * as v from "valibot";
 import { OpenOptionsSchema } from "./open-options.js";
@@ -12,16 +13,24 @@ const text = v.string();
 const id = v.pipe(text, v.minLength(1));
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
+/** The declared fields of a loose object's output, without its `[key: string]: unknown` (nested objects and arrays too). */
+type Declared<T> = T extends readonly (infer Item)[]
+  ? Declared<Item>[]
+  : T extends object
+    ? { [Key in keyof T as string extends Key ? never : Key]: Declared<T[Key]> }
+    : T;
+type Shape<Schema extends v.GenericSchema> = Declared<v.InferOutput<Schema>>;
+
 /** Who drives a session now. Never carries the token. */
-export const ControlStateSchema = v.object({ mode: v.picklist(["automation", "human"]), expiresAt: v.optional(text) });
-export type ControlState = v.InferOutput<typeof ControlStateSchema>;
+export const ControlStateSchema = v.looseObject({ mode: v.picklist(["automation", "human"]), expiresAt: v.optional(text) });
+export type ControlState = Shape<typeof ControlStateSchema>;
 
 /** A granted lease: the token goes to the human's client only, never to a model. */
-export const ControlGrantSchema = v.object({ token: id, expiresAt: text });
-export type ControlGrant = v.InferOutput<typeof ControlGrantSchema>;
+export const ControlGrantSchema = v.looseObject({ token: id, expiresAt: text });
+export type ControlGrant = Shape<typeof ControlGrantSchema>;
 
 /** A session as the manager lists it. */
-export const ManagedSessionInfoSchema = v.object({
+export const ManagedSessionInfoSchema = v.looseObject({
   id,
   provider: text,
   /** The client-made tag of the open that created it. */
@@ -34,12 +43,12 @@ export const ManagedSessionInfoSchema = v.object({
   busy: v.optional(text),
   control: ControlStateSchema,
 });
-export type ManagedSessionInfo = v.InferOutput<typeof ManagedSessionInfoSchema>;
+export type ManagedSessionInfo = Shape<typeof ManagedSessionInfoSchema>;
 
 const { openTag: _openTag, ...checkpointOptions } = OpenOptionsSchema.entries;
 
 /** A resumable description of a session. */
-export const CheckpointSchema = v.object({
+export const CheckpointSchema = v.looseObject({
   id,
   createdAt: text,
   /** Session the checkpoint was taken from. */
@@ -47,16 +56,16 @@ export const CheckpointSchema = v.object({
   /** Provider name (`local`, `browserbase`, `steel`). */
   backend: text,
   /** The validated open options (no open tag). */
-  options: v.object(checkpointOptions),
+  options: v.looseObject(checkpointOptions),
   /** Pages in order, URLs sanitised (http(s) without credentials, query or fragment, or about:blank). */
-  pages: v.array(v.object({ url: text, title: text })),
+  pages: v.array(v.looseObject({ url: text, title: text })),
   /** Index of the selected page in `pages`. */
   selectedIndex: count,
 });
-export type Checkpoint = v.InferOutput<typeof CheckpointSchema>;
+export type Checkpoint = Shape<typeof CheckpointSchema>;
 
 /** A recording's metadata. */
-export const RecordingMetaSchema = v.object({
+export const RecordingMetaSchema = v.looseObject({
   id,
   sessionId: text,
   startedAt: text,
@@ -64,27 +73,27 @@ export const RecordingMetaSchema = v.object({
   state: v.picklist(["recording", "stopped"]),
   /** Why it stopped: asked, session closed, a limit reached, or recovered after a restart. */
   stopReason: v.optional(v.picklist(["stopped", "sessionClosed", "frameLimit", "byteLimit", "recovered"])),
-  frames: v.array(v.object({ id: text, capturedAt: text, bytes: count })),
+  frames: v.array(v.looseObject({ id: text, capturedAt: text, bytes: count })),
 });
-export type RecordingMeta = v.InferOutput<typeof RecordingMetaSchema>;
+export type RecordingMeta = Shape<typeof RecordingMetaSchema>;
 
 /** A recorded frame (or a live frame) as returned to callers. */
-export const RecordingFrameSchema = v.object({ mimeType: v.literal("image/png"), base64: text, capturedAt: text });
-export type RecordingFrame = v.InferOutput<typeof RecordingFrameSchema>;
+export const RecordingFrameSchema = v.looseObject({ mimeType: v.literal("image/png"), base64: text, capturedAt: text });
+export type RecordingFrame = Shape<typeof RecordingFrameSchema>;
 
 /**
  * What one reconcile pass did. Each provider session is in one list only: a
  * release that fails while an open is settled is reported unresolved (and
  * owed, in `pendingReleases`), and the next pass retries it.
  */
-export const ReconcileReportSchema = v.object({
+export const ReconcileReportSchema = v.looseObject({
   /** Uncertain opens found running and handed back as sessions (with `adopt`). */
-  adopted: v.array(v.object({ openTag: text, sessionId: text })),
+  adopted: v.array(v.looseObject({ openTag: text, sessionId: text })),
   /** Provider sessions found (or pending) and released now. */
-  released: v.array(v.object({ openTag: text, providerSessionId: text })),
+  released: v.array(v.looseObject({ openTag: text, providerSessionId: text })),
   /** Uncertain opens proven absent (nothing runs under their tag). */
   absent: v.array(text),
   /** Still unsettled: the provider could not be asked, or a release failed again. */
-  unresolved: v.array(v.object({ openTag: text, providerSessionId: v.optional(text), reason: text })),
+  unresolved: v.array(v.looseObject({ openTag: text, providerSessionId: v.optional(text), reason: text })),
 });
-export type ReconcileReport = v.InferOutput<typeof ReconcileReportSchema>;
+export type ReconcileReport = Shape<typeof ReconcileReportSchema>;

@@ -6,7 +6,7 @@ import type { Checkpoint } from "../../src/lifecycle/stores.js";
 import type { BrowserBackend, ExecuteOptions } from "../../src/protocol/backend.js";
 import type { BrowserCommand, BrowserCommandInput } from "../../src/protocol/commands.js";
 import type { OpenOptions } from "../../src/protocol/open-options.js";
-import { parseCommand } from "../../src/protocol/parse.js";
+import { parseCommand } from "../../src/protocol/parse-command.js";
 
 /** A 1×1 transparent PNG. */
 export const tinyPng = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=";

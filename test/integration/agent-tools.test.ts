@@ -146,7 +146,7 @@ describe.each(backends)("agent tools over $name", ({ backend }) => {
     const missed = await call("wait", { text: "never on this page", timeoutMs: 300 });
     expect(missed.isError).toBe(true);
     expect(missed.text).toMatch(/^outcome: failed — wait \((timeout|action_failed)\)/);
-    expect((await call("wait", {})).text).toBe("error: input.target: give exactly one of `target` (or `selector`), `text` or `loadState`");
+    expect((await call("wait", {})).text).toBe("error: input.target: give exactly one of target or text");
   });
 
   it("takes screenshots into images only", async () => {

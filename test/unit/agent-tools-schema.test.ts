@@ -87,6 +87,8 @@ describe("options", () => {
       [{ client: backend, maxSessions: 1, groups: ["recordings"] }, /^options\.groups\[0\]: .*no recordings group/],
       [{ client: backend, maxSessions: 1, maxTextBytes: 10 }, /^options\.maxTextBytes: expected a number ≥ 1024/],
       [{ client: backend, maxSessions: 1, secrets: { pin: "123" } }, /^options\.secrets\.pin: expected at least 4 characters/],
+      [{ client: backend, maxSessions: 1, secrets: { "bad name": "12345678" } }, /^options\.secrets\.bad name: expected a secret name/],
+      [{ client: backend, maxSessions: 1, secrets: ["12345678"] }, /^options\.secrets: expected an object of secret name/],
       [{ client: backend, maxSessions: 1, extra: true }, /^options\.extra: unknown field/],
     ];
     for (const [options, message] of cases) {

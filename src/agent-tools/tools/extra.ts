@@ -1,14 +1,15 @@
 import * as v from "valibot";
-import { commandSchemas, type BrowserCommandInput } from "../../protocol/commands.js";
+import { diagnosticsSince, downloadOffset } from "../../protocol/command-fields.js";
+import type { BrowserCommand } from "../../protocol/commands.js";
 import { ValidationError } from "../../errors.js";
-import { PointSchema } from "../../protocol/fields.js";
+import { PointSchema, clickCount, downloadId, mouseButton } from "../../protocol/fields.js";
 import { limits } from "../../protocol/limits.js";
-import type { DiagnosticsEvent } from "../../protocol/results.js";
-import { defineBrowserTool } from "../define-tool.js";
-import { failureReply } from "../failure.js";
-import { described, sessionField } from "../fields.js";
-import { addPage, textReply } from "../reply.js";
-import { onSession, parseStep, runSteps } from "../run-action.js";
+import type { CommandResult, DiagnosticsEvent } from "../../protocol/results.js";
+import { defineBrowserTool, hints } from "../define-tool.js";
+import { described, sessionInput } from "../fields.js";
+import { addPage, textReply, type ToolReply } from "../reply.js";
+import type { ActionCommand } from "../run-action.js";
+import { runAction, runCommand } from "../run-command.js";
 
 /** Groups enabled by option: coordinates (mouse), diagnostics, downloads. */
 
@@ -19,22 +20,18 @@ export const mouseTool = defineBrowserTool({
   name: "station_browser_mouse",
   group: "coordinates",
   description:
-    "Clicks, moves or drags the mouse at CSS-pixel coordinates of the viewport (from station_browser_observe mode dom boxes, or a screenshot " +
-    "divided by its scale). Use it only for canvases, maps and widgets without usable elements; otherwise click a ref, which is more reliable.",
-  input: v.strictObject(
-    {
-      session: sessionField(),
-      action: described(v.picklist(mouseActions, 'expected "click", "move" or "drag"'), '"click", "move", or "drag" (from x,y to toX,toY).'),
-      x: coordinate("X in CSS pixels from the viewport's left edge."),
-      y: coordinate("Y in CSS pixels from the viewport's top edge."),
-      toX: v.optional(coordinate("For drag: the X to drag to.")),
-      toY: v.optional(coordinate("For drag: the Y to drag to.")),
-      button: v.optional(described(commandSchemas.mouseClick.entries.button.wrapped, 'For click: "left" (default), "right" or "middle".')),
-      clickCount: v.optional(described(commandSchemas.mouseClick.entries.clickCount.wrapped, "For click: 2 for a double click.")),
-    },
-    "expected an object of arguments",
-  ),
-  annotations: { title: "Mouse at coordinates", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    "Clicks, moves or drags the mouse at viewport coordinates in CSS pixels (from observe mode dom boxes, or screenshot pixels " +
+    "divided by its scale). Only for canvases, maps and widgets without usable elements; otherwise click a ref (more reliable).",
+  input: sessionInput({
+    action: described(v.picklist(mouseActions, 'expected "click", "move" or "drag"'), "click or move at x,y, or drag from x,y to toX,toY."),
+    x: coordinate("X from the viewport's left edge."),
+    y: coordinate("Y from the viewport's top edge."),
+    toX: v.optional(coordinate("For drag: the X to drag to.")),
+    toY: v.optional(coordinate("For drag: the Y to drag to.")),
+    button: v.optional(described(mouseButton.wrapped, 'For click (default "left").')),
+    clickCount: v.optional(described(clickCount.wrapped, "For click: 2 for a double click.")),
+  }),
+  annotations: hints("Mouse at coordinates", { destructiveHint: true, openWorldHint: true }),
   async run(input, context) {
     const { x, y } = input;
     if (input.action === "drag" && (input.toX === undefined || input.toY === undefined)) {
@@ -43,14 +40,13 @@ export const mouseTool = defineBrowserTool({
     if (input.action !== "drag" && (input.toX !== undefined || input.toY !== undefined)) {
       throw new ValidationError(input.toX === undefined ? "input.toY" : "input.toX", 'only allowed with action "drag"');
     }
-    const raw: BrowserCommandInput =
+    const command: ActionCommand =
       input.action === "click"
         ? { op: "mouseClick", x, y, ...(input.button ? { button: input.button } : {}), ...(input.clickCount ? { clickCount: input.clickCount } : {}) }
         : input.action === "move"
           ? { op: "mouseMove", x, y }
           : { op: "dragCoordinates", from: { x, y }, to: { x: input.toX!, y: input.toY! } };
-    const command = parseStep(raw, "input");
-    return onSession(context, input.session, (entry) => runSteps(context, entry, [{ command, label: command.op, fieldRoot: "input" }], `mouse ${input.action}`));
+    return runAction(context, input.session, command, `mouse ${input.action}`);
   },
 });
 
@@ -58,28 +54,18 @@ export const diagnosticsTool = defineBrowserTool({
   name: "station_browser_diagnostics",
   group: "diagnostics",
   description:
-    "Lists recent console messages, page errors, failed requests and HTTP errors of a session (URLs without query strings). Use it when a " +
-    "page misbehaves or an action seems to do nothing. Pass since (the next value from the last call) to see only newer events.",
-  input: v.strictObject(
-    {
-      session: sessionField(),
-      since: v.optional(described(commandSchemas.diagnostics.entries.since.wrapped, "Only events after this sequence number (the 'next' of an earlier call).")),
-    },
-    "expected an object of arguments",
-  ),
-  annotations: { title: "Diagnostics", readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    "Lists recent console messages, page errors, failed requests and HTTP errors of a session (URLs without query strings). Use it " +
+    "when a page misbehaves or an action seems to do nothing.",
+  input: sessionInput({
+    since: described(diagnosticsSince, "Only events after this number: the next since of an earlier call."),
+  }),
+  annotations: hints("Diagnostics", { readOnlyHint: true, idempotentHint: true }),
   async run(input, context) {
-    const command = parseStep({ op: "diagnostics", ...(input.since === undefined ? {} : { since: input.since }) }, "input");
-    return onSession(context, input.session, async (entry) => {
-      try {
-        const result = await context.backend.execute(entry.id, command, context.signal ? { signal: context.signal } : {});
-        const reply = textReply([
-          `${entry.alias}: ${result.events.length} events${result.dropped ? `, ${result.dropped} dropped before they were read` : ""}; next since: ${result.nextSeq}`,
-        ]);
-        return addPage(reply, result.events.map(describeEvent).join("\n"));
-      } catch (error) {
-        return failureReply(error, { action: "diagnostics", mutating: false, fieldRoot: "input", scrub: (text) => context.sessions.scrub(text) });
-      }
+    return runCommand(context, input.session, { op: "diagnostics", ...(input.since === undefined ? {} : { since: input.since }) }, "diagnostics", (result, entry) => {
+      const reply = textReply([
+        `${entry.alias}: ${result.events.length} events${result.dropped ? `, ${result.dropped} dropped before they were read` : ""}; next since: ${result.nextSeq}`,
+      ]);
+      return addPage(reply, result.events.map(describeEvent).join("\n"));
     });
   },
 });
@@ -101,48 +87,42 @@ export const downloadsTool = defineBrowserTool({
   name: "station_browser_downloads",
   group: "downloads",
   description:
-    "Lists the files a session downloaded, reads one as text (UTF-8 files only; binary files are reported by size), or deletes one. " +
-    "Use it after a click started a download. It cannot save files anywhere.",
-  input: v.strictObject(
-    {
-      session: sessionField(),
-      action: described(v.picklist(downloadActions, 'expected "list", "read" or "delete"'), '"list", "read" or "delete".'),
-      download: v.optional(described(commandSchemas.downloadRead.entries.downloadId, "The download id (d1, …) to read or delete.")),
-      offset: v.optional(described(commandSchemas.downloadRead.entries.offset.wrapped, "For read: the byte offset to start at (default 0).")),
-    },
-    "expected an object of arguments",
-  ),
-  annotations: { title: "Downloads", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    "Lists the files a session downloaded, reads one as text (UTF-8 only; binary files are reported by size) or deletes one. Use " +
+    "it after a click started a download. It cannot save files anywhere.",
+  input: sessionInput({
+    action: described(v.picklist(downloadActions, 'expected "list", "read" or "delete"'), "What to do."),
+    download: v.optional(described(downloadId, "The download id (d1, …) to read or delete.")),
+    offset: described(downloadOffset, "For read: the byte offset to start at (default 0)."),
+  }),
+  annotations: hints("Downloads"),
   async run(input, context) {
     if (input.action !== "list" && input.download === undefined) throw new ValidationError("input.download", `required with action "${input.action}"`);
     const length = Math.min(context.options.maxTextBytes, limits.downloads.readBytesMax);
-    const raw: BrowserCommandInput =
+    const command: BrowserCommand =
       input.action === "list"
         ? { op: "downloads" }
         : input.action === "read"
           ? { op: "downloadRead", downloadId: input.download!, length, ...(input.offset === undefined ? {} : { offset: input.offset }) }
           : { op: "downloadDelete", downloadId: input.download! };
-    const command = parseStep(raw, "input");
-    return onSession(context, input.session, async (entry) => {
-      try {
-        const result = await context.backend.execute(entry.id, command, context.signal ? { signal: context.signal } : {});
-        if ("downloads" in result) {
-          const lines = result.downloads.map((download) => `${download.downloadId} ${download.state}${download.bytes === undefined ? "" : ` ${download.bytes} bytes`} ${JSON.stringify(download.fileName)} from ${download.url}`);
-          return addPage(textReply([`${entry.alias}: ${result.downloads.length} downloads`]), lines.join("\n"));
-        }
-        if ("base64" in result) {
-          const text = decodeUtf8(result.base64);
-          const range = `bytes ${result.offset}–${result.offset + result.bytes} of ${result.totalBytes}${result.more ? `; more from offset ${result.offset + result.bytes}` : ""}`;
-          if (text === undefined) return textReply([`${result.downloadId}: binary content (${range}); it cannot be shown as text`]);
-          return addPage(textReply([`${result.downloadId} (${range}):`]), text);
-        }
-        return textReply([`outcome: ok — ${result.downloadId} deleted`]);
-      } catch (error) {
-        return failureReply(error, { action: `downloads ${input.action}`, mutating: input.action === "delete", fieldRoot: "input", scrub: (text) => context.sessions.scrub(text) });
-      }
-    });
+    return runCommand(context, input.session, command, `downloads ${input.action}`, (result, entry) => describeDownloads(result as DownloadsResult, entry.alias), input.action === "delete");
   },
 });
+
+type DownloadsResult = CommandResult<"downloads"> | CommandResult<"downloadRead"> | CommandResult<"downloadDelete">;
+
+function describeDownloads(result: DownloadsResult, alias: string): ToolReply {
+  if ("downloads" in result) {
+    const lines = result.downloads.map((download) => `${download.downloadId} ${download.state}${download.bytes === undefined ? "" : ` ${download.bytes} bytes`} ${JSON.stringify(download.fileName)} from ${download.url}`);
+    return addPage(textReply([`${alias}: ${result.downloads.length} downloads`]), lines.join("\n"));
+  }
+  if ("base64" in result) {
+    const text = decodeUtf8(result.base64);
+    const range = `bytes ${result.offset}–${result.offset + result.bytes} of ${result.totalBytes}${result.more ? `; more from offset ${result.offset + result.bytes}` : ""}`;
+    if (text === undefined) return textReply([`${result.downloadId}: binary content (${range}); it cannot be shown as text`]);
+    return addPage(textReply([`${result.downloadId} (${range}):`]), text);
+  }
+  return textReply([`outcome: ok — ${result.downloadId} deleted`]);
+}
 
 /** UTF-8 text of base64 bytes, or undefined when they are not UTF-8 text. */
 function decodeUtf8(base64: string): string | undefined {

@@ -1,10 +1,11 @@
 import * as v from "valibot";
-import { commandSchemas, type BrowserCommandInput } from "../../protocol/commands.js";
+import { fillValue, pressKey, selectValue, typeText, uploadFileEntries } from "../../protocol/command-fields.js";
 import { ValidationError } from "../../errors.js";
-import { defineBrowserTool, type ToolContext } from "../define-tool.js";
-import { described, sessionField, targetField, toTarget } from "../fields.js";
+import { defineBrowserTool, hints, type ToolContext } from "../define-tool.js";
+import { described, sessionInput, targetField, toTarget } from "../fields.js";
 import { agentToolLimits } from "../limits.js";
-import { onSession, parseStep, runSteps, type Step } from "../run-action.js";
+import { onSession, runSteps, type Step } from "../run-action.js";
+import { runAction } from "../run-command.js";
 
 /** fill · type · upload: putting values into the page. */
 
@@ -25,11 +26,11 @@ function secretValue(context: ToolContext, name: string, field: string): string 
 
 const FieldSchema = v.strictObject(
   {
-    target: targetField("The field: a ref from station_browser_observe (e.g. e12; preferred), or a locator object."),
-    value: v.optional(described(commandSchemas.fill.entries.value, "Text for a text field; replaces what it holds.")),
-    secret: v.optional(described(secretName(), "The name of a host secret to put into the field instead of value; you never see the value.")),
-    checked: v.optional(described(v.boolean("expected a boolean"), "For a checkbox, radio button or switch: true checks it, false unchecks it.")),
-    option: v.optional(described(commandSchemas.select.entries.value, "For a select box: the option's value or label, or an array of them for a multi-select.")),
+    target: targetField("The field."),
+    value: v.optional(described(fillValue, "Text for a text field (replaces its content).")),
+    secret: v.optional(described(secretName(), "Instead of value: the name of a host secret (you never see its value).")),
+    checked: v.optional(described(v.boolean("expected a boolean"), "For a checkbox, radio or switch: check (true) or uncheck (false).")),
+    option: v.optional(described(selectValue, "For a select box: the option's value or label (an array for a multi-select).")),
   },
   "expected a field object",
 );
@@ -40,25 +41,20 @@ export const fillTool = defineBrowserTool({
   name: "station_browser_fill",
   group: "default",
   description:
-    "Sets form fields in one call: text fields (value, or secret to use a host secret you cannot see), checkboxes and radios (checked), " +
-    "select boxes (option). Give one field or a whole form; fields are set in order and the call stops at the first failure. It does not " +
-    "submit: click the submit button (or press Enter with station_browser_type) afterwards. Use station_browser_type instead for fields " +
-    "that react to each keystroke (autocomplete, search-as-you-type). Values typed into password fields are redacted from results.",
-  input: v.strictObject(
-    {
-      session: sessionField(),
+    "Sets one form field or a whole form: text fields (value, or secret), checkboxes and radios (checked), select boxes (option), " +
+    "in order, stopping at the first failure. It does not submit: click the submit button, or press Enter with station_browser_type. " +
+    "For fields that react to each keystroke (autocomplete, search-as-you-type), use station_browser_type.",
+  input: sessionInput({
       fields: described(
         v.pipe(
           v.array(FieldSchema, "expected an array of fields"),
           v.minLength(1, "expected at least one field"),
           v.maxLength(agentToolLimits.formFields, `at most ${agentToolLimits.formFields} fields per call`),
         ),
-        "The fields to set, in order. Each has a target and exactly one of value, secret, checked or option.",
+        "The fields to set, in order; each has a target and one of value, secret, checked or option.",
       ),
-    },
-    "expected an object of arguments",
-  ),
-  annotations: { title: "Fill form fields", readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  }),
+  annotations: hints("Fill form fields", { idempotentHint: true, openWorldHint: true }),
   async run(input, context) {
     const steps = input.fields.map((field, index): Step => {
       const fieldRoot = `input.fields[${index}]`;
@@ -66,10 +62,10 @@ export const fillTool = defineBrowserTool({
       if (given.length !== 1) throw new ValidationError(fieldRoot, `give exactly one of value, secret, checked or option${given.length ? ` (got ${given.join(", ")})` : ""}`);
       const target = toTarget(field.target);
       const label = `field ${index + 1}`;
-      if (field.checked !== undefined) return { command: parseStep({ op: field.checked ? "check" : "uncheck", target }, fieldRoot), label, fieldRoot };
-      if (field.option !== undefined) return { command: parseStep({ op: "select", target, value: field.option }, fieldRoot), label, fieldRoot };
+      if (field.checked !== undefined) return { command: { op: field.checked ? "check" : "uncheck", target }, label, fieldRoot };
+      if (field.option !== undefined) return { command: { op: "select", target, value: field.option }, label, fieldRoot };
       const value = field.secret === undefined ? (field.value ?? "") : secretValue(context, field.secret, `${fieldRoot}.secret`);
-      return { command: parseStep({ op: "fill", target, value }, fieldRoot), label, fieldRoot, typed: value };
+      return { command: { op: "fill", target, value }, label, fieldRoot, typed: value };
     });
     const what = steps.length === 1 ? "fill" : `fill of ${steps.length} fields`;
     return onSession(context, input.session, (entry) => runSteps(context, entry, steps, what));
@@ -80,44 +76,36 @@ export const typeTool = defineBrowserTool({
   name: "station_browser_type",
   group: "default",
   description:
-    "Types text key by key (into target, or into the focused element) and/or presses a key or combination such as Enter, Tab, Escape, " +
-    "ArrowDown or Control+A. Use it for search-as-you-type fields, to press Enter to submit, or for keyboard shortcuts. To set a field's " +
-    "value in one go, station_browser_fill is faster. Use secret instead of text to type a host secret you cannot see.",
-  input: v.strictObject(
-    {
-      session: sessionField(),
-      target: v.optional(targetField("The element to type into or press the key on (a ref or locator); leave out to use the focused element.")),
-      text: v.optional(described(commandSchemas.type.entries.text, "Text to type.")),
-      secret: v.optional(described(secretName(), "The name of a host secret to type instead of text; you never see the value.")),
-      key: v.optional(described(commandSchemas.press.entries.key, "A key or combination to press after typing: Enter, Tab, Escape, ArrowDown, Control+A, …")),
-    },
-    "expected an object of arguments",
-  ),
-  annotations: { title: "Type and press keys", readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+    "Types text key by key into target (or the focused element), then presses key if given (Enter, Tab, Escape, ArrowDown, " +
+    "Control+A…). For search-as-you-type fields, Enter to submit and shortcuts; station_browser_fill sets plain fields faster.",
+  input: sessionInput({
+    target: v.optional(targetField("The element to type into; leave out for the focused element.")),
+    text: v.optional(described(typeText, "Text to type.")),
+    secret: v.optional(described(secretName(), "Instead of text: the name of a host secret (you never see its value).")),
+    key: v.optional(described(pressKey, "A key or combination to press after typing.")),
+  }),
+  annotations: hints("Type and press keys", { destructiveHint: true, openWorldHint: true }),
   async run(input, context) {
     if (input.text !== undefined && input.secret !== undefined) throw new ValidationError("input.secret", "give text or secret, not both");
     if (input.text === undefined && input.secret === undefined && input.key === undefined) throw new ValidationError("input.text", "give text, secret or key");
     const target = input.target === undefined ? {} : { target: toTarget(input.target) };
     const steps: Step[] = [];
     const typed = input.secret === undefined ? input.text : secretValue(context, input.secret, "input.secret");
-    if (typed !== undefined) steps.push({ command: parseStep({ op: "type", ...target, text: typed }, "input"), label: "typing", fieldRoot: "input", typed });
+    if (typed !== undefined) steps.push({ command: { op: "type", ...target, text: typed }, label: "typing", fieldRoot: "input", typed });
     if (input.key !== undefined) {
       // After typing, the key goes to the element that now has focus.
-      const press: BrowserCommandInput = { op: "press", ...(typed === undefined ? target : {}), key: input.key };
-      steps.push({ command: parseStep(press, "input"), label: `pressing ${input.key}`, fieldRoot: "input" });
+      steps.push({ command: { op: "press", ...(typed === undefined ? target : {}), key: input.key }, label: `pressing ${input.key}`, fieldRoot: "input" });
     }
     const what = [typed === undefined ? undefined : "type", input.key === undefined ? undefined : `press ${input.key}`].filter(Boolean).join(" and ");
     return onSession(context, input.session, (entry) => runSteps(context, entry, steps, what));
   },
 });
 
-/** The protocol's upload file, every field described; counts and sizes are checked by the protocol's parser. */
-const protocolFile = commandSchemas.upload.entries.files.pipe[0].item;
 const UploadFileSchema = v.strictObject(
   {
-    name: described(protocolFile.entries.name, "The file name, without slashes."),
-    mimeType: v.optional(described(protocolFile.entries.mimeType.wrapped, "The MIME type, e.g. application/pdf.")),
-    base64: described(protocolFile.entries.base64, "The file's bytes, standard base64."),
+    name: described(uploadFileEntries.name, "The file name, without slashes."),
+    mimeType: v.optional(described(uploadFileEntries.mimeType.wrapped, "The MIME type, e.g. application/pdf.")),
+    base64: described(uploadFileEntries.base64, "The file's bytes in standard base64."),
   },
   "expected a file object",
 );
@@ -126,25 +114,15 @@ export const uploadTool = defineBrowserTool({
   name: "station_browser_upload",
   group: "default",
   description:
-    "Sets the files of a file input (at most 16 files, 4 MiB in total), given as base64 bytes. Use it only for file inputs; it does not " +
-    "submit the form. Only upload files the user gave you for this purpose.",
-  input: v.strictObject(
-    {
-      session: sessionField(),
-      target: targetField("The file input: a ref from observe, or a locator object."),
-      files: described(
-        v.array(UploadFileSchema, "expected an array of files"),
-        "The files (1–16, at most 4 MiB decoded in total), each with name, optional mimeType and base64 bytes.",
-      ),
-    },
-    "expected an object of arguments",
-  ),
-  annotations: { title: "Upload files", readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    "Sets the files of a file input (1-16 files, 4 MiB in total, as base64). It does not submit the form. Only upload files the " +
+    "user gave you for this purpose.",
+  input: sessionInput({
+    target: targetField("The file input."),
+    files: described(v.array(UploadFileSchema, "expected an array of files"), "The files, each with name, optional mimeType and base64 bytes."),
+  }),
+  annotations: hints("Upload files", { destructiveHint: true, idempotentHint: true, openWorldHint: true }),
   async run(input, context) {
-    const command = parseStep({ op: "upload", target: toTarget(input.target), files: input.files }, "input");
     const names = (result: unknown) => ((result as { files?: { name: string; bytes: number }[] }).files ?? []).map((file) => `${file.name} (${file.bytes} bytes)`);
-    return onSession(context, input.session, (entry) =>
-      runSteps(context, entry, [{ command, label: "upload", fieldRoot: "input" }], "upload", (result) => `files set: ${names(result).join(", ")}`),
-    );
+    return runAction(context, input.session, { op: "upload", target: toTarget(input.target), files: input.files }, "upload", (result) => `files set: ${names(result).join(", ")}`);
   },
 });

@@ -1,0 +1,57 @@
+import * as v from "valibot";
+import { limits } from "./limits.js";
+import { boundedString, integerIn, nonEmptyString, numberIn, timeoutMs } from "./fields.js";
+
+/**
+ * The field schemas commands are made of, by name, so that the agent tools'
+ * inputs reuse them (a bad value gets the protocol's message, and the tools
+ * need not load the whole vocabulary). `commands.ts` assembles them.
+ */
+
+/** A `navigate` / `newPage` URL (the URL policy is the engine's). */
+export const url = nonEmptyString(limits.urlLength, "URL");
+
+/** `fill` value, `type` text and `press` key. */
+export const fillValue = boundedString(limits.valueLength, "value");
+export const typeText = boundedString(limits.valueLength, "text");
+export const pressKey = nonEmptyString(limits.keyLength, "key");
+
+/** `select`: one option (value or label) or several. */
+export const selectValue = v.union(
+  [
+    boundedString(limits.valueLength, "option"),
+    v.pipe(
+      v.array(boundedString(limits.valueLength, "option"), "expected an array of options"),
+      v.maxLength(limits.selectValues, `at most ${limits.selectValues} options`),
+    ),
+  ],
+  "expected an option value or label, or an array of them",
+);
+
+export const scrollDelta = v.optional(numberIn(-limits.scrollDeltaMax, limits.scrollDeltaMax));
+
+export const waitState = v.optional(v.picklist(["visible", "hidden", "attached", "detached"], 'expected "visible", "hidden", "attached" or "detached"'));
+export const waitTimeout = timeoutMs(limits.waitFor.timeoutMaxMs);
+
+export const dialogAction = v.picklist(["accept", "dismiss"], 'expected "accept" or "dismiss"');
+export const promptText = v.optional(boundedString(limits.valueLength, "prompt text"));
+export const dialogTimeout = v.optional(integerIn(1, limits.dialog.policyMaxMs));
+
+export const screenshotFormat = v.optional(v.picklist(["png", "jpeg"], 'expected "png" or "jpeg"'));
+export const screenshotQuality = v.optional(integerIn(1, 100));
+
+export const downloadOffset = v.optional(integerIn(0, limits.downloads.fileBytes));
+export const diagnosticsSince = v.optional(integerIn(0, Number.MAX_SAFE_INTEGER));
+
+const base64Limit = Math.ceil((limits.upload.decodedBytes * 4) / 3) + 4;
+
+/** The fields of one `upload` file (counts and the total size are checked by the command parser). */
+export const uploadFileEntries = {
+  name: v.pipe(nonEmptyString(limits.upload.fileNameLength, "file name"), v.regex(/^[^/\\\0]+$/, "expected a file name without slashes")),
+  mimeType: v.optional(nonEmptyString(255, "MIME type")),
+  base64: v.pipe(
+    v.string("expected the file's bytes as a base64 string"),
+    v.maxLength(base64Limit, `file larger than ${limits.upload.decodedBytes} bytes`),
+    v.regex(/^[A-Za-z0-9+/]*={0,2}$/, "expected standard base64"),
+  ),
+};

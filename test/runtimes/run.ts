@@ -1,0 +1,277 @@
+/**
+ * `npm run test:runtimes`: the built package, from its `npm pack` tarball
+ * installed into a scratch project, on every runtime it claims — Node 20
+ * (this process's), Node 22, Deno, Bun, and workerd through miniflare
+ * (bundled with the workerd condition, no nodejs_compat). Each runs the same
+ * agent check against one worker on 127.0.0.1 (checks/agent-check.mjs);
+ * Deno and Bun also run the engine and the worker itself; workerd also the
+ * REST halves of Browserbase and Steel against a local stand-in, and the
+ * refusal of a Node-only entry. Prints one line per runtime and check; exits
+ * 1 if any fails. Needs `npm run build` and `npm ci --prefix test/runtimes`.
+ */
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "esbuild";
+import { findChromium } from "../../src/providers/local/find-chromium.js";
+import { startFixtureServer } from "../helpers/fixture-server.js";
+import { startProviderStandIn } from "./provider-stand-in.js";
+import { denoPermissions } from "./deno-permissions.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const suiteDir = fileURLToPath(new URL("./", import.meta.url));
+const bin = (name: string) => join(suiteDir, "node_modules", ".bin", name);
+/** Ends a child that hangs; a bound on a broken run, not a measure of speed. */
+const hungAfterMs = 120_000;
+
+const token = "op-runtime-suite-".padEnd(48, "x");
+const apiKey = "tenant-runtime-suite-".padEnd(48, "k");
+const stationId = "runtimes";
+const browserbaseApiKey = "bb-runtime-suite-key-0123456789";
+const steelApiKey = "ste-runtime-suite-key-0123456789";
+
+interface CheckResult {
+  ok: boolean;
+  runtime?: string;
+  firstToolResultMs?: number;
+  checked?: string[];
+  error?: string;
+}
+
+interface Line {
+  runtime: string;
+  check: string;
+  result: CheckResult;
+  ms: number;
+}
+
+const lines: Line[] = [];
+
+function report(runtime: string, check: string, result: CheckResult, ms: number): void {
+  lines.push({ runtime, check, result, ms });
+  const first = result.firstToolResultMs === undefined ? "" : `, first tool result ${result.firstToolResultMs} ms after import`;
+  const what = result.checked?.join(", ") ?? "";
+  console.log(`${result.ok ? "pass" : "FAIL"}  ${runtime.padEnd(20)} ${check.padEnd(7)} ${Math.round(ms)} ms${first}${what ? ` — ${what}` : ""}`);
+  if (!result.ok) console.log(`      ${(result.error ?? "").split("\n").join("\n      ")}`);
+}
+
+/** Runs a command; resolves with its output (never rejects). */
+function run(command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), hungAfterMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve({ code: -1, stdout, stderr: `${stderr}${String(error)}` });
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** The JSON line a check script printed, or a failure carrying its output. */
+function parseCheck(output: { code: number | null; stdout: string; stderr: string }): CheckResult {
+  const line = output.stdout.trim().split("\n").reverse().find((text) => text.startsWith("{"));
+  try {
+    if (line !== undefined) return JSON.parse(line) as CheckResult;
+  } catch {
+    // Reported below with the raw output.
+  }
+  return { ok: false, error: `exit ${output.code}\n${output.stdout}\n${output.stderr}`.trim() };
+}
+
+async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
+  const started = performance.now();
+  const value = await work();
+  return { value, ms: performance.now() - started };
+}
+
+/** `npm pack` of the built package, installed into a scratch project with the check scripts. */
+async function installTarball(scratch: string): Promise<string> {
+  const packed = await run("npm", ["pack", "--pack-destination", scratch, "--silent"], { cwd: root });
+  const tarball = packed.stdout.trim().split("\n").pop();
+  if (packed.code !== 0 || !tarball) throw new Error(`npm pack failed:\n${packed.stderr}`);
+  const project = join(scratch, "project");
+  await mkdir(project);
+  await writeFile(
+    join(project, "package.json"),
+    JSON.stringify({ name: "runtime-suite-project", private: true, type: "module", dependencies: { "station-browser-use": `file:${join(scratch, tarball)}` } }, null, 2),
+  );
+  const installed = await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], { cwd: project });
+  if (installed.code !== 0) throw new Error(`npm install of the tarball failed:\n${installed.stderr}`);
+  await cp(join(suiteDir, "checks"), join(project, "checks"), { recursive: true });
+  return project;
+}
+
+/** Starts the worker inside Deno or Bun; resolves with its origin and a stop function. */
+async function startRuntimeWorker(command: string, args: string[], cwd: string): Promise<{ origin: string; stop(): Promise<string> }> {
+  const child = spawn(command, args, { cwd, stdio: ["pipe", "pipe", "pipe"] });
+  let output = "";
+  child.stderr.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let stdout = "";
+    const timer = setTimeout(() => child.kill("SIGKILL"), hungAfterMs);
+    child.stdout.on("data", (chunk) => {
+      stdout += chunk;
+      output += chunk;
+      const match = /\{"port":(\d+)\}/.exec(stdout);
+      if (match) {
+        clearTimeout(timer);
+        resolve(Number(match[1]));
+      }
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the worker exited (${code}) before listening:\n${output}`));
+    });
+  });
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    async stop() {
+      child.stdin.end();
+      await exited;
+      return output;
+    },
+  };
+}
+
+async function main(): Promise<number> {
+  if (!existsSync(join(root, "dist", "agent.js"))) throw new Error("no dist/: run `npm run build` first");
+  for (const name of ["node", "deno", "bun", "workerd"]) {
+    if (!existsSync(bin(name))) throw new Error(`no ${bin(name)}: run \`npm ci --prefix test/runtimes --no-audit --no-fund\` first`);
+  }
+  const chromium = findChromium();
+  const scratch = await mkdtemp(join(tmpdir(), "station-runtimes-"));
+  const fixtures = await startFixtureServer();
+  const standIn = await startProviderStandIn({ browserbaseApiKey, steelApiKey });
+  const { PlaywrightBrowserAdapter, BrowserSessionManager, createLocalProvider } = await import(pathToFileURL(join(root, "dist", "playwright.js")).href);
+  const { createBrowserWorker, createWorkerHttpServer } = await import(pathToFileURL(join(root, "dist", "worker.js")).href);
+  const adapter = new PlaywrightBrowserAdapter({ provider: createLocalProvider({ executablePath: chromium, tempRootDir: join(scratch, "tmp-node") }) });
+  const manager = new BrowserSessionManager(adapter, 4, { ownsAdapter: true });
+  const server = createWorkerHttpServer(createBrowserWorker({ manager, token, tenants: { [apiKey]: "runtimes" }, stationId }));
+  try {
+    const [project] = await Promise.all([installTarball(scratch), new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))]);
+    const workerPort = (server.address() as { port: number }).port;
+    const workerOrigin = `http://127.0.0.1:${workerPort}`;
+    const agentConfig = (baseUrl: string) => JSON.stringify({ baseUrl, stationId, apiKey, pageUrl: fixtures.url("/index.html") });
+    const script = (name: string) => join("checks", `${name}.mjs`);
+    const runtimeConfig = (name: string) => JSON.stringify({ chromium, pageUrl: fixtures.url("/index.html"), tempRootDir: join(scratch, `tmp-${name}`), token, apiKey, stationId });
+
+    const nodeRuntimes = [
+      { name: "node 20", command: process.execPath, args: [] as string[] },
+      { name: "node 22", command: bin("node"), args: [] as string[] },
+    ];
+    for (const runtime of nodeRuntimes) {
+      const { value, ms } = await timed(() => run(runtime.command, [...runtime.args, script("agent-cli"), agentConfig(workerOrigin)], { cwd: project }));
+      const result = parseCheck(value);
+      report(result.runtime ?? runtime.name, "agent", result, ms);
+    }
+
+    const deno = (check: keyof typeof denoPermissions, ports: number[]) => [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      ...denoPermissions[check]({ ports, chromium, scratch }),
+      script(`${check}-cli`),
+    ];
+    const bun = (check: string) => [script(`${check}-cli`)];
+    const others = [
+      { name: "deno", command: bin("deno"), args: deno },
+      { name: "bun", command: bin("bun"), args: (check: keyof typeof denoPermissions) => bun(check) },
+    ];
+    for (const runtime of others) {
+      const agent = await timed(() => run(runtime.command, [...runtime.args("agent", [workerPort]), agentConfig(workerOrigin)], { cwd: project }));
+      const agentResult = parseCheck(agent.value);
+      const label = agentResult.runtime ?? runtime.name;
+      report(label, "agent", agentResult, agent.ms);
+      const engine = await timed(() => run(runtime.command, [...runtime.args("engine", [Number(new URL(fixtures.origin).port)]), runtimeConfig(runtime.name)], { cwd: project }));
+      report(label, "engine", parseCheck(engine.value), engine.ms);
+      const worker = await timed(async () => {
+        let started: Awaited<ReturnType<typeof startRuntimeWorker>> | undefined;
+        try {
+          started = await startRuntimeWorker(runtime.command, [...runtime.args("worker", [0]), runtimeConfig(runtime.name)], project);
+          const client = parseCheck(await run(process.execPath, [script("agent-cli"), agentConfig(started.origin)], { cwd: project }));
+          const output = await started.stop();
+          return client.ok ? { ...client, runtime: label, checked: [`${label} worker, node ${process.versions.node} client`, ...(client.checked ?? [])] } : { ...client, error: `${client.error}\nworker output:\n${output}` };
+        } catch (error) {
+          await started?.stop();
+          return { ok: false, error: String((error as Error).stack ?? error) } satisfies CheckResult;
+        }
+      });
+      report(label, "worker", worker.value, worker.ms);
+    }
+
+    const workerd = `workerd ${await workerdVersion()}`;
+    for (const [check, { result, ms }] of await runWorkerd(project, { agent: agentConfig(workerOrigin), standIn: standIn.origin })) report(workerd, check, result, ms);
+  } finally {
+    await new Promise((resolve) => server.close(resolve));
+    await manager.close();
+    await standIn.close();
+    await fixtures.close();
+    await rm(scratch, { recursive: true, force: true });
+  }
+  const failed = lines.filter(({ result }) => !result.ok);
+  console.log(failed.length === 0 ? `all ${lines.length} runtime checks passed` : `${failed.length} of ${lines.length} runtime checks failed`);
+  return failed.length === 0 ? 0 : 1;
+}
+
+async function workerdVersion(): Promise<string> {
+  const manifest = JSON.parse(await readFile(join(suiteDir, "node_modules", "workerd", "package.json"), "utf8")) as { version: string };
+  return manifest.version;
+}
+
+/** What the suite uses of miniflare (installed in test/runtimes, which the typecheck runs without). */
+interface MiniflareModule {
+  Miniflare: new (options: { modules: true; modulesRoot: string; scriptPath: string; compatibilityDate: string }) => {
+    dispatchFetch(url: string, init: { method: string; body: string }): Promise<{ json(): Promise<unknown> }>;
+    dispose(): Promise<void>;
+  };
+}
+
+/** Bundles the checks for workerd (workerd condition, no nodejs_compat) and runs them in miniflare. */
+async function runWorkerd(project: string, config: { agent: string; standIn: string }): Promise<[string, { result: CheckResult; ms: number }][]> {
+  const bundled = join(project, "workerd-bundle.mjs");
+  await build({
+    entryPoints: [join(project, "checks", "workerd-entry.mjs")],
+    outfile: bundled,
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["browser", "module", "main"],
+    logLevel: "error",
+  });
+  const { Miniflare } = (await import(pathToFileURL(join(suiteDir, "node_modules", "miniflare", "dist", "src", "index.js")).href)) as MiniflareModule;
+  const miniflare = new Miniflare({ modules: true, modulesRoot: project, scriptPath: bundled, compatibilityDate: "2026-07-01" });
+  try {
+    const post = async (path: string, body: string): Promise<{ result: CheckResult; ms: number }> => {
+      const { value, ms } = await timed(() => miniflare.dispatchFetch(`http://runtime-suite.test${path}`, { method: "POST", body }));
+      return { result: (await value.json()) as CheckResult, ms };
+    };
+    return [
+      ["agent", await post("/agent", config.agent)],
+      ["rest", await post("/rest", JSON.stringify({ standIn: config.standIn, browserbaseApiKey, steelApiKey }))],
+      ["refusal", await post("/refusal", "{}")],
+    ];
+  } finally {
+    await miniflare.dispose();
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -16,7 +16,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
-import { findChromium } from "../../src/providers/local/find-chromium.js";
 import { startFixtureServer } from "../helpers/fixture-server.js";
 import { startProviderStandIn } from "./provider-stand-in.js";
 import { denoPermissions } from "./deno-permissions.js";
@@ -150,11 +149,11 @@ async function main(): Promise<number> {
   for (const name of ["node", "deno", "bun", "workerd"]) {
     if (!existsSync(bin(name))) throw new Error(`no ${bin(name)}: run \`npm ci --prefix test/runtimes --no-audit --no-fund\` first`);
   }
-  const chromium = findChromium();
+  const { PlaywrightBrowserAdapter, BrowserSessionManager, createLocalProvider, findChromium } = await import(pathToFileURL(join(root, "dist", "playwright.js")).href);
+  const chromium: string = findChromium();
   const scratch = await mkdtemp(join(tmpdir(), "station-runtimes-"));
   const fixtures = await startFixtureServer();
   const standIn = await startProviderStandIn({ browserbaseApiKey, steelApiKey });
-  const { PlaywrightBrowserAdapter, BrowserSessionManager, createLocalProvider } = await import(pathToFileURL(join(root, "dist", "playwright.js")).href);
   const { createBrowserWorker, createWorkerHttpServer } = await import(pathToFileURL(join(root, "dist", "worker.js")).href);
   const adapter = new PlaywrightBrowserAdapter({ provider: createLocalProvider({ executablePath: chromium, tempRootDir: join(scratch, "tmp-node") }) });
   const manager = new BrowserSessionManager(adapter, 4, { ownsAdapter: true });
@@ -167,6 +166,8 @@ async function main(): Promise<number> {
     const script = (name: string) => join("checks", `${name}.mjs`);
     const runtimeConfig = (name: string) => JSON.stringify({ chromium, pageUrl: fixtures.url("/index.html"), tempRootDir: join(scratch, `tmp-${name}`), token, apiKey, stationId });
 
+    const standInPort = Number(new URL(standIn.origin).port);
+    const restConfig = JSON.stringify({ standIn: standIn.origin, browserbaseApiKey, steelApiKey });
     const nodeRuntimes = [
       { name: "node 20", command: process.execPath, args: [] as string[] },
       { name: "node 22", command: bin("node"), args: [] as string[] },
@@ -177,13 +178,7 @@ async function main(): Promise<number> {
       report(result.runtime ?? runtime.name, "agent", result, ms);
     }
 
-    const deno = (check: keyof typeof denoPermissions, ports: number[]) => [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      ...denoPermissions[check]({ ports, chromium, scratch }),
-      script(`${check}-cli`),
-    ];
+    const deno = (check: keyof typeof denoPermissions, ports: number[]) => ["run", "--quiet", "--no-prompt", ...denoPermissions[check]({ ports }), script(`${check}-cli`)];
     const bun = (check: string) => [script(`${check}-cli`)];
     const others = [
       { name: "deno", command: bin("deno"), args: deno },
@@ -194,12 +189,14 @@ async function main(): Promise<number> {
       const agentResult = parseCheck(agent.value);
       const label = agentResult.runtime ?? runtime.name;
       report(label, "agent", agentResult, agent.ms);
-      const engine = await timed(() => run(runtime.command, [...runtime.args("engine", [Number(new URL(fixtures.origin).port)]), runtimeConfig(runtime.name)], { cwd: project }));
+      const rest = await timed(() => run(runtime.command, [...runtime.args("rest", [standInPort]), restConfig], { cwd: project }));
+      report(label, "rest", parseCheck(rest.value), rest.ms);
+      const engine = await timed(() => run(runtime.command, [...runtime.args("engine", []), runtimeConfig(runtime.name)], { cwd: project }));
       report(label, "engine", parseCheck(engine.value), engine.ms);
       const worker = await timed(async () => {
         let started: Awaited<ReturnType<typeof startRuntimeWorker>> | undefined;
         try {
-          started = await startRuntimeWorker(runtime.command, [...runtime.args("worker", [0]), runtimeConfig(runtime.name)], project);
+          started = await startRuntimeWorker(runtime.command, [...runtime.args("worker", []), runtimeConfig(runtime.name)], project);
           const client = parseCheck(await run(process.execPath, [script("agent-cli"), agentConfig(started.origin)], { cwd: project }));
           const output = await started.stop();
           return client.ok ? { ...client, runtime: label, checked: [`${label} worker, node ${process.versions.node} client`, ...(client.checked ?? [])] } : { ...client, error: `${client.error}\nworker output:\n${output}` };
@@ -212,7 +209,7 @@ async function main(): Promise<number> {
     }
 
     const workerd = `workerd ${await workerdVersion()}`;
-    for (const [check, { result, ms }] of await runWorkerd(project, { agent: agentConfig(workerOrigin), standIn: standIn.origin })) report(workerd, check, result, ms);
+    for (const [check, { result, ms }] of await runWorkerd(project, { agent: agentConfig(workerOrigin), rest: restConfig })) report(workerd, check, result, ms);
   } finally {
     await new Promise((resolve) => server.close(resolve));
     await manager.close();
@@ -239,7 +236,7 @@ interface MiniflareModule {
 }
 
 /** Bundles the checks for workerd (workerd condition, no nodejs_compat) and runs them in miniflare. */
-async function runWorkerd(project: string, config: { agent: string; standIn: string }): Promise<[string, { result: CheckResult; ms: number }][]> {
+async function runWorkerd(project: string, config: { agent: string; rest: string }): Promise<[string, { result: CheckResult; ms: number }][]> {
   const bundled = join(project, "workerd-bundle.mjs");
   await build({
     entryPoints: [join(project, "checks", "workerd-entry.mjs")],
@@ -260,7 +257,7 @@ async function runWorkerd(project: string, config: { agent: string; standIn: str
     };
     return [
       ["agent", await post("/agent", config.agent)],
-      ["rest", await post("/rest", JSON.stringify({ standIn: config.standIn, browserbaseApiKey, steelApiKey }))],
+      ["rest", await post("/rest", config.rest)],
       ["refusal", await post("/refusal", "{}")],
     ];
   } finally {

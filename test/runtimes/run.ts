@@ -138,7 +138,9 @@ async function startRuntimeWorker(command: string, args: string[], cwd: string):
     origin: `http://127.0.0.1:${port}`,
     async stop() {
       child.stdin.end();
+      const timer = setTimeout(() => child.kill("SIGKILL"), hungAfterMs);
       await exited;
+      clearTimeout(timer);
       return output;
     },
   };
@@ -237,32 +239,58 @@ interface MiniflareModule {
 
 /** Bundles the checks for workerd (workerd condition, no nodejs_compat) and runs them in miniflare. */
 async function runWorkerd(project: string, config: { agent: string; rest: string }): Promise<[string, { result: CheckResult; ms: number }][]> {
-  const bundled = join(project, "workerd-bundle.mjs");
-  await build({
-    entryPoints: [join(project, "checks", "workerd-entry.mjs")],
-    outfile: bundled,
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["browser", "module", "main"],
-    logLevel: "error",
-  });
   const { Miniflare } = (await import(pathToFileURL(join(suiteDir, "node_modules", "miniflare", "dist", "src", "index.js")).href)) as MiniflareModule;
-  const miniflare = new Miniflare({ modules: true, modulesRoot: project, scriptPath: bundled, compatibilityDate: "2026-07-01" });
-  try {
-    const post = async (path: string, body: string): Promise<{ result: CheckResult; ms: number }> => {
-      const { value, ms } = await timed(() => miniflare.dispatchFetch(`http://runtime-suite.test${path}`, { method: "POST", body }));
-      return { result: (await value.json()) as CheckResult, ms };
+  const startWorker = async (entry: string) => {
+    const bundled = join(project, `${entry}.bundle.mjs`);
+    await build({
+      entryPoints: [join(project, "checks", `${entry}.mjs`)],
+      outfile: bundled,
+      bundle: true,
+      format: "esm",
+      platform: "neutral",
+      conditions: ["workerd", "worker", "browser"],
+      mainFields: ["browser", "module", "main"],
+      logLevel: "error",
+    });
+    const miniflare = new Miniflare({ modules: true, modulesRoot: project, scriptPath: bundled, compatibilityDate: "2026-07-01" });
+    const post = async (path: string, body: string) => {
+      const response = await miniflare.dispatchFetch(`http://runtime-suite.test${path}`, { method: "POST", body });
+      return (await response.json()) as CheckResult;
     };
-    return [
-      ["agent", await post("/agent", config.agent)],
-      ["rest", await post("/rest", config.rest)],
-      ["refusal", await post("/refusal", "{}")],
-    ];
+    return { post, dispose: () => miniflare.dispose() };
+  };
+  const checks: [string, { result: CheckResult; ms: number }][] = [];
+  const worker = await startWorker("workerd-entry");
+  try {
+    for (const [check, path, body] of [
+      ["agent", "/agent", config.agent],
+      ["rest", "/rest", config.rest],
+      ["refusal", "/refusal", "{}"],
+    ] as const) {
+      const { value, ms } = await timed(() => worker.post(path, body));
+      checks.push([check, { result: value, ms }]);
+    }
   } finally {
-    await miniflare.dispose();
+    await worker.dispose();
   }
+  // A top-level import of a Node-only entry: the bundle builds, and the Worker fails as it starts, with the refusal.
+  const { value: startup, ms } = await timed(async (): Promise<CheckResult> => {
+    let started: Awaited<ReturnType<typeof startWorker>> | undefined;
+    try {
+      started = await startWorker("workerd-static-import");
+      await started.post("/", "{}");
+      return { ok: false, error: "a Worker importing station-browser-use/playwright at the top started" };
+    } catch (error) {
+      const message = String((error as Error).stack ?? error);
+      return message.includes("station-browser-use/playwright cannot run in Cloudflare Workers (workerd)")
+        ? { ok: true, checked: ["a top-level import of ./playwright bundles, and the Worker fails at startup with the refusal"] }
+        : { ok: false, error: `the Worker failed, but not with the refusal:\n${message}` };
+    } finally {
+      await started?.dispose().catch(() => undefined);
+    }
+  });
+  checks.push(["startup", { result: startup, ms }]);
+  return checks;
 }
 
 main().then(

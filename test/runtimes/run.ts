@@ -6,7 +6,7 @@
  * agent check against one worker on 127.0.0.1 (checks/agent-check.mjs);
  * Deno and Bun also run the engine and the worker itself; workerd also the
  * REST halves of Browserbase and Steel against a local stand-in, and the
- * refusal of a Node-only entry. Prints one line per runtime and check; exits
+ * refusal of the Node-only entries. Prints one line per runtime and check; exits
  * 1 if any fails. Needs `npm run build` and `npm ci --prefix test/runtimes`.
  */
 import { spawn } from "node:child_process";
@@ -265,6 +265,7 @@ async function runWorkerd(project: string, config: { agent: string; rest: string
     for (const [check, path, body] of [
       ["agent", "/agent", config.agent],
       ["rest", "/rest", config.rest],
+      ["neutral", "/neutral", "{}"],
       ["refusal", "/refusal", "{}"],
     ] as const) {
       const { value, ms } = await timed(() => worker.post(path, body));

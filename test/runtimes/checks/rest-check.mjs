@@ -26,17 +26,37 @@ export async function runRestCheck(config) {
   return { checked };
 }
 
-/** Imports a Node-only entry, which must refuse at once naming this runtime and what to use instead. */
+/** Imports each Node-only entry, which must refuse at once naming this runtime and what to use instead. */
 export async function runRefusalCheck() {
-  try {
-    await import("station-browser-use/playwright");
-  } catch (error) {
-    const message = String(error?.message ?? error);
-    expect(
-      message.includes("station-browser-use/playwright cannot run in Cloudflare Workers (workerd)") && message.includes('"station-browser-use/agent"'),
-      `the refusal does not say which runtime and what to use: ${message}`,
+  const loaders = {
+    "station-browser-use/playwright": () => import("station-browser-use/playwright"),
+    "station-browser-use/worker": () => import("station-browser-use/worker"),
+  };
+  const checked = [];
+  for (const [entry, load] of Object.entries(loaders)) {
+    const message = await load().then(
+      () => undefined,
+      (error) => String(error?.message ?? error),
     );
-    return { checked: [`./playwright refused at import: "${message}"`] };
+    expect(message !== undefined, `importing ${entry} did not throw`);
+    expect(
+      message.includes(`${entry} cannot run in Cloudflare Workers (workerd)`) && message.includes('"station-browser-use/agent"'),
+      `the refusal of ${entry} does not say which runtime and what to use: ${message}`,
+    );
+    checked.push(`${entry.replace("station-browser-use", ".")} refused at import: "${message}"`);
   }
-  throw new Error("importing station-browser-use/playwright did not throw");
+  return { checked };
+}
+
+/** The other neutral entries load and work: the core vocabulary and the MCP server (over the agent tools). */
+export async function runNeutralCheck() {
+  const core = await import("station-browser-use");
+  const command = core.parseCommand({ op: "click", target: { by: "role", role: "button", name: "Go" } });
+  expect(command.op === "click" && command.target.by === "role", `parseCommand gave ${JSON.stringify(command)}`);
+  const { createMcpServer } = await import("station-browser-use/mcp");
+  const { BrowserUseClient, createBrowserAgentTools } = await import("station-browser-use/agent");
+  const client = new BrowserUseClient({ baseUrl: "http://127.0.0.1:9/", stationId: "unused", apiKey: "unused-key-".padEnd(40, "x") });
+  const server = createMcpServer(createBrowserAgentTools({ client, maxSessions: 1 }).tools);
+  expect(typeof server.connect === "function", "createMcpServer did not return an MCP server");
+  return { checked: ["station-browser-use parseCommand", "/mcp createMcpServer"] };
 }

@@ -1,12 +1,12 @@
 /**
  * The Worker that runs the checks inside workerd (bundled with the workerd
- * condition, no nodejs_compat). `POST /agent`, `/rest` and `/refusal` take
+ * condition, no nodejs_compat). `POST /agent`, `/rest`, `/neutral` and `/refusal` take
  * the JSON config and answer `{ ok, ... }`.
  */
 import { runAgentCheck } from "./agent-check.mjs";
-import { runRefusalCheck, runRestCheck } from "./rest-check.mjs";
+import { runNeutralCheck, runRefusalCheck, runRestCheck } from "./rest-check.mjs";
 
-const checks = { "/agent": runAgentCheck, "/rest": runRestCheck, "/refusal": runRefusalCheck };
+const checks = { "/agent": runAgentCheck, "/rest": runRestCheck, "/neutral": runNeutralCheck, "/refusal": runRefusalCheck };
 
 export default {
   async fetch(request) {

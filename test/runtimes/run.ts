@@ -211,7 +211,13 @@ async function main(): Promise<number> {
     }
 
     const workerd = `workerd ${await workerdVersion()}`;
-    for (const [check, { result, ms }] of await runWorkerd(project, { agent: agentConfig(workerOrigin), rest: restConfig })) report(workerd, check, result, ms);
+    const started = performance.now();
+    try {
+      for (const [check, { result, ms }] of await runWorkerd(project, { agent: agentConfig(workerOrigin), rest: restConfig })) report(workerd, check, result, ms);
+    } catch (error) {
+      // A bundle that does not build for workerd, or a runtime that does not start.
+      report(workerd, "bundle", { ok: false, error: String((error as Error).stack ?? error) }, performance.now() - started);
+    }
   } finally {
     await new Promise((resolve) => server.close(resolve));
     await manager.close();

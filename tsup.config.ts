@@ -1,6 +1,6 @@
 import { defineConfig } from "tsup";
 
-/** One entry per subpath of the package's exports map, plus `cli` (the `station-browser-use` bin). */
+/** One entry per subpath of the package's exports map, plus `cli` (the `station-browser-use` bin) and the refusals of the Node-side entries. */
 export default defineConfig({
   entry: {
     index: "src/index.ts",
@@ -12,6 +12,9 @@ export default defineConfig({
     "ai-sdk": "src/ai-sdk.ts",
     mcp: "src/mcp.ts",
     cli: "src/worker/cli.ts",
+    // What `./playwright` and `./worker` resolve to under the workerd, edge-light and browser conditions.
+    "refuse-playwright": "src/refusals/playwright.ts",
+    "refuse-worker": "src/refusals/worker.ts",
   },
   format: ["esm", "cjs"],
   dts: true,

@@ -1,20 +1,17 @@
 /**
- * station-browser-use/browserbase: Browserbase sessions for the Playwright
- * engine. `createBrowserbaseRestProvider` (REST only) runs on every runtime;
- * `createBrowserbaseProvider` (REST + CDP driving) needs Node, Deno or Bun.
+ * station-browser-use/browserbase: the REST half of the Browserbase provider
+ * (create, find, release sessions; profiles as contexts), on every runtime:
+ * Node, Deno, Bun, Cloudflare Workers, edge. The driving half
+ * (`createBrowserbaseProvider`, Playwright over CDP) and the file profile
+ * store are in `station-browser-use/playwright` (Node, Deno, Bun).
  */
+export { createBrowserbaseRestProvider, type BrowserbaseRestProvider } from "./providers/browserbase/rest.js";
 export {
   browserbaseDefaults,
-  createBrowserbaseProvider,
-  createBrowserbaseRestProvider,
   type BrowserbaseBrowserSettings,
-  type BrowserbaseProvider,
-  type BrowserbaseProviderOptions,
   type BrowserbaseProxies,
   type BrowserbaseRegion,
-  type BrowserbaseRestProvider,
   type BrowserbaseRestProviderOptions,
-} from "./providers/browserbase/index.js";
+} from "./providers/browserbase/options.js";
 export { createMemoryProfileStore, type ProfileStore } from "./providers/hosted/profile-store.js";
-export { createFileProfileStore } from "./stores/file-profile-store.js";
 export type { BrowserProvider, CreateSessionRequest, ProfileGrant, ProviderSession, Viewport } from "./providers/types.js";

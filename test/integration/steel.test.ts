@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { CapacityError, OutcomeUnknownError, ProfileError, ProviderError } from "../../src/errors.js";
 import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
-import { createFileProfileStore, createSteelProvider } from "../../src/steel.js";
+import { createFileProfileStore, createSteelProvider } from "../../src/playwright.js";
 import { startCdpChromium, type CdpChromium } from "../helpers/cdp-chromium.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { createFakeSteel, steelBase, type FakeSteel } from "../helpers/steel-mock.js";

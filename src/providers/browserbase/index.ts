@@ -26,8 +26,7 @@ export type BrowserbaseProvider = PlaywrightProvider & Omit<BrowserbaseRestProvi
  * @throws {ValidationError} for malformed options (the key is never echoed).
  * @example
  * ```ts
- * import { PlaywrightBrowserAdapter } from "station-browser-use/playwright";
- * import { createBrowserbaseProvider } from "station-browser-use/browserbase";
+ * import { PlaywrightBrowserAdapter, createBrowserbaseProvider } from "station-browser-use/playwright";
  *
  * const provider = createBrowserbaseProvider({ apiKey: process.env.BROWSERBASE_API_KEY!, region: "eu-central-1" });
  * const adapter = new PlaywrightBrowserAdapter({ provider });

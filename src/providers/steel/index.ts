@@ -27,8 +27,7 @@ export type SteelProvider = PlaywrightProvider & Omit<SteelRestProvider, keyof P
  * @throws {ValidationError} for malformed options (the key is never echoed).
  * @example
  * ```ts
- * import { PlaywrightBrowserAdapter } from "station-browser-use/playwright";
- * import { createSteelProvider } from "station-browser-use/steel";
+ * import { PlaywrightBrowserAdapter, createSteelProvider } from "station-browser-use/playwright";
  *
  * const adapter = new PlaywrightBrowserAdapter({
  *   provider: createSteelProvider({ apiKey: process.env.STEEL_API_KEY!, useProxy: true }),

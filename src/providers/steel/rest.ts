@@ -61,7 +61,7 @@ interface HeldSession {
 /**
  * Creates the REST half of the Steel provider. Use it directly where no
  * Playwright runs (e.g. to reconcile or release from a Worker); drive
- * sessions with `createSteelProvider` from `station-browser-use/steel`.
+ * sessions with `createSteelProvider` from `station-browser-use/playwright`.
  *
  * - `create` sends the open tag (a UUID) as Steel's `sessionId`, so an
  *   uncertain create is answered by `find(openTag)` = `GET /v1/sessions/{tag}`.

@@ -25,9 +25,12 @@
  * present, else (or with `--builtin`) a small generated set
  * (bench/builtin-login-pages.ts).
  *
- * Run: `npm run bench:agent [-- --pages N] [-- --builtin]` (`--pages N`: the first N pages).
+ * Run: `npm run bench:agent [-- --pages N] [-- --builtin] [-- --dump DIR]` (`--pages N`: the first N pages;
+ * `--dump DIR`: every tool input and answer of both sides written to DIR, one file each).
  * Environment: `STATION_CORPUS_DIR`, `CHROMIUM_PATH`.
  */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { builtinLoginPages } from "./builtin-login-pages.js";
 import { corpusDir, corpusPresent, readCorpusManifest } from "./corpus.js";
 import { startLoginServer, type LoginPage, type LoginServer } from "./login-server.js";
@@ -139,10 +142,15 @@ const utf8 = (text: string) => new TextEncoder().encode(text).length;
 const firstLine = (answer: ToolAnswer) =>
   answer.text.split("\n").find((line) => line.trim() !== "" && !line.startsWith("###") && !line.startsWith("<"))?.trim().slice(0, 160) ?? "";
 
+/** Where `--dump DIR` writes every answer, or undefined. */
+let dumpDir: string | undefined;
+let dumpCount = 0;
+
 /** Counts every answer of a run into it. */
 function counter(side: McpSide, run: Run) {
   return async (tool: string, input: Record<string, unknown>) => {
     const answer = await side.call(tool, input);
+    if (dumpDir) await writeFile(path.join(dumpDir, `${String(++dumpCount).padStart(3, "0")}-${side.name}-${tool}.txt`), `${JSON.stringify(input)}\n---\n${answer.text}\n`);
     run.calls++;
     const bytes = utf8(answer.text);
     run.bytes += bytes;
@@ -221,18 +229,24 @@ async function withTimeout<T>(work: Promise<T>, fallback: T): Promise<T> {
 interface Options {
   limit: number | undefined;
   builtin: boolean;
+  dump: string | undefined;
 }
 
 function readOptions(args: readonly string[]): Options {
-  const options: Options = { limit: undefined, builtin: false };
+  const options: Options = { limit: undefined, builtin: false, dump: undefined };
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
     if (arg === "--builtin") options.builtin = true;
+    else if (arg === "--dump" || arg.startsWith("--dump=")) {
+      const dir = arg.includes("=") ? arg.slice("--dump=".length) : (args[++index] ?? "");
+      if (dir === "") throw new Error("--dump expects a directory");
+      options.dump = dir;
+    }
     else if (arg === "--pages" || arg.startsWith("--pages=")) {
       const text = arg.includes("=") ? arg.slice("--pages=".length) : (args[++index] ?? "");
       if (!/^[1-9]\d{0,5}$/.test(text)) throw new Error(`--pages expects a positive integer, got ${JSON.stringify(text.slice(0, 20))}`);
       options.limit = Number(text);
-    } else throw new Error(`unknown argument ${JSON.stringify(arg.slice(0, 40))} (expected --pages N or --builtin)`);
+    } else throw new Error(`unknown argument ${JSON.stringify(arg.slice(0, 40))} (expected --pages N, --builtin or --dump DIR)`);
   }
   return options;
 }
@@ -255,6 +269,10 @@ async function loginPages(options: Options): Promise<{ pages: LoginPage[]; sourc
 
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
+  if (options.dump) {
+    await mkdir(options.dump, { recursive: true });
+    dumpDir = options.dump;
+  }
   const { pages: all, source } = await loginPages(options);
   const pages = options.limit === undefined ? all : all.slice(0, options.limit);
   console.log(`${pages.length} login pages from ${source}`);

@@ -29,8 +29,9 @@ export const agentToolLimits = {
   fenceNonceBytes: 8,
   /** Lines of page text shown per direction in a change summary, before the byte budget applies. */
   changeSummaryLines: 20,
-  /** The same after a navigation (added lines only). */
-  changeSummaryLinesNavigated: 5,
+  /** The same after a navigation caused by an action (added lines only), and their bytes. */
+  changeSummaryLinesNavigated: 3,
+  changeSummaryBytesNavigated: 160,
   /** Elements listed by `observe` in DOM mode: default. */
   domElementsDefault: 150,
   /** How long a probe of the page (visible text, focused field) may take (ms). */

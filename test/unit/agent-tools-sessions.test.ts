@@ -3,6 +3,7 @@ import { createBrowserAgentTools, type AgentTool, type BrowserAgentToolsOptions 
 import { ActionFailedError, NotFoundError, OutcomeUnknownError } from "../../src/errors.js";
 import type { ManagedSessionInfo } from "../../src/lifecycle/manager.js";
 import { createStubBackend } from "../helpers/agent-tools-stub-backend.js";
+import { fenced } from "../helpers/fenced.js";
 
 function toolsetOver(stub: ReturnType<typeof createStubBackend>, options: Partial<BrowserAgentToolsOptions> = {}) {
   const toolset = createBrowserAgentTools({ client: stub.backend, maxSessions: 2, profileIds: ["research"], ...options });
@@ -254,7 +255,7 @@ describe("page probes", () => {
     const clicked = await call("click", { target: "e1" });
     expect(opsOf(mark)).toEqual(["click"]);
     expect(stub.calls.at(-1)!.command).toMatchObject({ op: "click", textChange: true });
-    expect(clicked.text).toContain("page text: unchanged");
+    expect(clicked.text).toMatch(/^outcome: ok — click; text unchanged\n/);
 
     mark = stub.calls.length;
     await call("type", { target: "e1", text: "hello there" });
@@ -278,7 +279,7 @@ describe("page probes", () => {
     const { call } = toolsetOver(stub);
     await call("open");
     const clicked = await call("click", { target: "e1" });
-    expect(clicked.text).toContain("page text: 1 line added, 1 removed");
+    expect(clicked.text).toMatch(/^outcome: ok — click; text: 1 line added, 1 removed\n/);
     expect(clicked.text).toContain("+ Signed in as Ada");
     expect(clicked.text).toContain("- Sign in");
   });
@@ -289,7 +290,31 @@ describe("page probes", () => {
     });
     const { call } = toolsetOver(stub);
     await call("open");
-    expect((await call("click", { target: "e1" })).text).toContain("page text: change not available");
+    expect((await call("click", { target: "e1" })).text).toMatch(/^outcome: ok — click; text change not available\n/);
+    // Not knowing the change is never worded as "nothing changed".
+    expect((await call("click", { target: "e1" })).text).toBe("outcome: ok — click; text change not available");
+  });
+
+  it("tells the URL and title once: later results repeat neither while they stay the same, and say when nothing changed", async () => {
+    const stub = createStubBackend({
+      execute: (_id, command) => {
+        if (command.op === "press") return Promise.reject(new ActionFailedError("press: element is not attached"));
+        if (command.op === "click" && stub.page.text.includes("Sign in")) Object.assign(stub.page, { url: "https://example.test/inbox", title: "Inbox", text: "Welcome\nInbox" });
+        return undefined;
+      },
+    });
+    const { call } = toolsetOver(stub);
+    await call("open");
+    const first = await call("hover", { target: "e1" });
+    expect(fenced(first.text)).toBe('url: https://example.test/\ntitle: "Example"');
+    expect((await call("hover", { target: "e1" })).text).toBe("outcome: ok — hover; nothing changed");
+    const moved = await call("click", { target: "e1" });
+    expect(moved.text).toMatch(/^outcome: ok — click; text: 1 line added, 1 removed\n/);
+    expect(fenced(moved.text)).toBe('url: https://example.test/inbox\ntitle: "Inbox"\n+ Inbox\n- Sign in');
+    expect((await call("fill", { fields: [{ target: "e1", value: "x" }] })).text).toBe("outcome: ok — fill; nothing changed");
+    // A failure may have moved the page: the next result says where it is again.
+    expect((await call("type", { key: "Enter" })).isError).toBe(true);
+    expect(fenced((await call("hover", { target: "e1" })).text)).toBe('url: https://example.test/inbox\ntitle: "Inbox"');
   });
 });
 

@@ -144,7 +144,7 @@ export const uploadTool = defineBrowserTool({
     const command = parseStep({ op: "upload", target: toTarget(input.target), files: input.files }, "input");
     const names = (result: unknown) => ((result as { files?: { name: string; bytes: number }[] }).files ?? []).map((file) => `${file.name} (${file.bytes} bytes)`);
     return onSession(context, input.session, (entry) =>
-      runSteps(context, entry, [{ command, label: "upload", fieldRoot: "input" }], "upload", (result) => `files set: ${names(result).join(", ")}`),
+      runSteps(context, entry, [{ command, label: "upload", fieldRoot: "input" }], "upload", { note: (result) => `files set: ${names(result).join(", ")}` }),
     );
   },
 });

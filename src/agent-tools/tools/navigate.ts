@@ -4,7 +4,7 @@ import { defineBrowserTool } from "../define-tool.js";
 import { failureReply, invalidInputReply } from "../failure.js";
 import { described, sessionField } from "../fields.js";
 import { addPage, textReply } from "../reply.js";
-import { describePage, onSession, parseStep, runSteps } from "../run-action.js";
+import { describePage, noteSelected, onSession, parseStep, runSteps } from "../run-action.js";
 
 /** navigate · pages · dialog: where the session is. */
 
@@ -33,7 +33,7 @@ export const navigateTool = defineBrowserTool({
     }
     const command = parseStep(input.url === undefined ? { op: input.action! } : { op: "navigate", url: input.url }, "input");
     return onSession(context, input.session, (entry) =>
-      runSteps(context, entry, [{ command, label: command.op, fieldRoot: "input" }], input.url === undefined ? input.action! : "navigate"),
+      runSteps(context, entry, [{ command, label: command.op, fieldRoot: "input" }], input.url === undefined ? input.action! : "navigate", input.url === undefined ? {} : { requestedUrl: input.url }),
     );
   },
 });
@@ -64,6 +64,7 @@ export const pagesTool = defineBrowserTool({
       return onSession(context, input.session, async (entry) => {
         try {
           const { pages } = await context.backend.execute(entry.id, { op: "pages" }, context.signal ? { signal: context.signal } : {});
+          noteSelected(entry, pages);
           return addPage(textReply([`${entry.alias} has ${pages.length} page${pages.length === 1 ? "" : "s"}:`]), pages.map((page) => describePage(page)).join("\n"));
         } catch (error) {
           return failureReply(error, { action: "list pages", mutating: false, fieldRoot: "input", scrub: (text) => context.sessions.scrub(text) });
@@ -79,9 +80,10 @@ export const pagesTool = defineBrowserTool({
     const command = parseStep(raw, "input");
     return onSession(context, input.session, async (entry) => {
       const pageId = (result: unknown) => (result as { pageId?: unknown }).pageId;
-      return runSteps(context, entry, [{ command, label: command.op, fieldRoot: "input" }], `${input.action} page`, (result) =>
-        typeof pageId(result) === "string" ? `page ${String(pageId(result))} is selected` : undefined,
-      );
+      return runSteps(context, entry, [{ command, label: command.op, fieldRoot: "input" }], `${input.action} page`, {
+        note: (result) => (typeof pageId(result) === "string" ? `page ${String(pageId(result))} is selected` : undefined),
+        ...(input.url === undefined ? {} : { requestedUrl: input.url }),
+      });
     });
   },
 });

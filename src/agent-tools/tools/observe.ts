@@ -51,8 +51,9 @@ export const observeTool = defineBrowserTool({
         if (mode === "text") return await observeText(context, entry);
         const command = parseStep({ op: "accessibility", mode: "agent", maxBytes, interactiveOnly: mode === "interactive" }, "input");
         const result = await context.backend.execute(entry.id, command, context.signal ? { signal: context.signal } : {});
-        const cut = result.truncated ? "; cut to fit (try mode interactive)" : "";
-        const reply = textReply([`${entry.alias} page ${result.pageId}, ${mode} (${result.bytes} bytes${cut}); these refs replace earlier refs of the page:`]);
+        // The description says that new refs replace the page's older ones; the result only names the page.
+        const cut = result.truncated ? " (cut to fit; try mode interactive)" : "";
+        const reply = textReply([`${entry.alias} page ${result.pageId}${cut}:`]);
         return addPage(reply, result.snapshot);
       } catch (error) {
         return failureReply(error, { action: `observe (${mode})`, mutating: false, fieldRoot: "input", scrub: (text) => context.sessions.scrub(text) });
@@ -158,7 +159,7 @@ export const waitTool = defineBrowserTool({
           "input",
         );
         const result = await context.backend.execute(entry.id, command, context.signal ? { signal: context.signal } : {});
-        return describeAction(textReply([`outcome: ok — waited in ${entry.alias}`]), result);
+        return describeAction(textReply(["outcome: ok — waited"]), result, entry);
       } catch (error) {
         return failureReply(error, { action: "wait", mutating: false, fieldRoot: "input", scrub: (text) => context.sessions.scrub(text) });
       }

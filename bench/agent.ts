@@ -50,7 +50,29 @@ interface Run {
   note: string;
   /** Bytes per tool name, for the summary. */
   byTool: Record<string, number>;
+  /** Bytes of each answer per action kind (the same action on both sides), for the side-by-side table. */
+  byKind: Partial<Record<ActionKind, number[]>>;
 }
+
+/** The actions of the flow, named the same on both sides. */
+const actionKinds = ["open", "observe", "fill", "submit"] as const;
+type ActionKind = (typeof actionKinds)[number];
+
+/** Which action each tool of either side performs. */
+const kindOfTool: Record<string, ActionKind> = {
+  station_browser_open: "open",
+  browser_navigate: "open",
+  station_browser_observe: "observe",
+  browser_snapshot: "observe",
+  station_browser_fill: "fill",
+  browser_fill_form: "fill",
+  station_browser_click: "submit",
+  station_browser_type: "submit",
+  browser_click: "submit",
+  browser_press_key: "submit",
+};
+
+const emptyRun = (): Run => ({ calls: 0, bytes: 0, success: false, note: "", byTool: {}, byKind: {} });
 
 interface PageRow {
   file: string;
@@ -81,7 +103,7 @@ const unquote = (text: string) => text.replace(/^"(.*)"$/, "$1").trim();
 
 /**
  * Every element line with a ref, in order, from the agent form
- * (`textbox "Email" placeholder="…" [ref=e4]`, bare `"text"` lines) or
+ * (`textbox "Email" placeholder="…" [ref=e4]`, `links: "Home" [ref=e1], …`, bare `"text"` lines) or
  * Playwright's YAML (`- textbox "Email" [ref=e5]`, `- /placeholder: …`,
  * `- button [ref=e7]: Sign in`, `- generic [ref=e9]: Password`).
  */
@@ -92,6 +114,11 @@ function readControls(snapshot: string): Control[] {
     const yamlPlaceholder = /^\s*- \/placeholder: (.*)$/.exec(line);
     if (yamlPlaceholder) {
       if (controls.length) controls[controls.length - 1]!.placeholder = unquote(yamlPlaceholder[1]!);
+      continue;
+    }
+    // `links: "Home" [ref=e1], "Blog" [ref=e2], …`: links sharing a line in the agent form.
+    if (/^\s*links: "/.test(line)) {
+      for (const match of line.matchAll(/"((?:[^"\\]|\\.)*)" \[ref=([a-z0-9]+)\]/g)) controls.push({ role: "link", name: match[1]!, placeholder: "", context: text, ref: match[2]! });
       continue;
     }
     const bareText = /^\s*(?:- text: (.*)|("(?:[^"\\]|\\.)*"))\s*$/.exec(line);
@@ -155,12 +182,14 @@ function counter(side: McpSide, run: Run) {
     const bytes = utf8(answer.text);
     run.bytes += bytes;
     run.byTool[tool] = (run.byTool[tool] ?? 0) + bytes;
+    const kind = kindOfTool[tool];
+    if (kind) (run.byKind[kind] ??= []).push(bytes);
     return answer;
   };
 }
 
 async function runOurs(side: McpSide, server: LoginServer, file: string, runId: string): Promise<Run> {
-  const run: Run = { calls: 0, bytes: 0, success: false, note: "", byTool: {} };
+  const run = emptyRun();
   const call = counter(side, run);
   try {
     const opened = await call("station_browser_open", { url: server.url(file, runId) });
@@ -186,7 +215,7 @@ async function runOurs(side: McpSide, server: LoginServer, file: string, runId: 
 }
 
 async function runPlaywright(side: McpSide, server: LoginServer, file: string, runId: string): Promise<Run> {
-  const run: Run = { calls: 0, bytes: 0, success: false, note: "", byTool: {} };
+  const run = emptyRun();
   const call = counter(side, run);
   try {
     const navigated = await call("browser_navigate", { url: server.url(file, runId) });
@@ -280,7 +309,7 @@ async function main(): Promise<void> {
   const ours = await startOurs();
   const theirs = await startPlaywrightMcp();
   const rows: PageRow[] = [];
-  const timedOut: Run = { calls: 0, bytes: 0, success: false, note: `timed out after ${pageTimeoutMs} ms`, byTool: {} };
+  const timedOut: Run = { ...emptyRun(), note: `timed out after ${pageTimeoutMs} ms` };
   const started = Date.now();
   let runs = 0;
   try {
@@ -352,8 +381,37 @@ function printSummary(rows: readonly PageRow[], elapsedMs: number): void {
     for (const row of rows) for (const [tool, bytes] of Object.entries(pick(row).byTool)) totals[tool] = (totals[tool] ?? 0) + bytes;
     console.log(`  ${label.padEnd(30)} ${Object.entries(totals).map(([tool, bytes]) => `${tool.replace(/^station_browser_|^browser_/, "")} ${bytes}`).join(", ")}`);
   }
+  printKinds(rows);
   const met = oursOk >= pwOk && oursBytes * 5 <= pwBytes;
   console.log(`  ${"target (success ≥, bytes ≤ 1/5)".padEnd(30)} ${met ? "met" : "NOT met"}`);
+}
+
+/**
+ * Bytes per action kind, ours beside theirs: totals over all pages, the median
+ * answer, and on how many pages our answer was the larger (pages where both
+ * sides answered that action).
+ */
+function printKinds(rows: readonly PageRow[]): void {
+  console.log("\nbytes per action kind (ours: open, observe, fill, click|type Enter; pw: navigate, snapshot, fill_form, click|press_key)");
+  console.log(`  ${"kind".padEnd(8)} ${"answers o/pw".padStart(12)} ${"total ours".padStart(10)} ${"total pw".padStart(9)} ${"ratio".padStart(6)} ${"median o/pw".padStart(13)}  ours larger on`);
+  for (const kind of actionKinds) {
+    const ours = rows.flatMap((row) => row.ours.byKind[kind] ?? []);
+    const theirs = rows.flatMap((row) => row.playwright.byKind[kind] ?? []);
+    const total = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0);
+    const paired = rows.filter((row) => row.ours.byKind[kind]?.length && row.playwright.byKind[kind]?.length);
+    const larger = paired.filter((row) => total(row.ours.byKind[kind]!) > total(row.playwright.byKind[kind]!)).length;
+    console.log(
+      [
+        `  ${kind.padEnd(8)}`,
+        `${ours.length}/${theirs.length}`.padStart(12),
+        String(total(ours)).padStart(10),
+        String(total(theirs)).padStart(9),
+        (total(theirs) ? total(ours) / total(theirs) : Number.NaN).toFixed(3).padStart(6),
+        `${median(ours)}/${median(theirs)}`.padStart(13),
+        ` ${larger} of ${paired.length} pages`,
+      ].join(" "),
+    );
+  }
 }
 
 main().catch((error: unknown) => {

@@ -27,8 +27,9 @@ export const agentToolLimits = {
   profileIds: 256,
   /** Random bytes in an untrusted-content fence nonce (hex-encoded: twice as many characters). */
   fenceNonceBytes: 8,
-  /** Lines of page text shown per direction in a change summary, before the byte budget applies. */
-  changeSummaryLines: 20,
+  /** Lines of page text a change summary shows, added and removed, before the byte budget applies (a removed line matters less: it is gone). */
+  changeSummaryLines: 10,
+  changeSummaryRemovedLines: 5,
   /** The same after a navigation caused by an action (added lines only), and their bytes. */
   changeSummaryLinesNavigated: 3,
   changeSummaryBytesNavigated: 160,

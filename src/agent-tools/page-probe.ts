@@ -40,7 +40,8 @@ const lineCount = (count: number, word: string) => `${count} line${count === 1 ?
  * removed lines (`- …`), at most `maxBytes` of them. After a navigation the
  * counts say nothing (the whole page changed): only the first few added lines
  * are listed, the lines the new page has that the old one had not (a message
- * on a page that re-rendered), and none at all with `preview: false`.
+ * on a page that re-rendered), and none at all with `preview: false` (the
+ * caller's choice when a new URL or title already says where the page went).
  */
 export function summarizeChange(change: TextChange, maxBytes: number, navigated = false, preview = true): ChangeSummary {
   const { added, removed, addedCount, removedCount } = change;
@@ -51,7 +52,7 @@ export function summarizeChange(change: TextChange, maxBytes: number, navigated 
   if (addedCount === 0 && removedCount === 0) return { fact: "text unchanged", lines: "" };
   const shown = [
     ...added.slice(0, agentToolLimits.changeSummaryLines).map((line) => `+ ${line}`),
-    ...removed.slice(0, agentToolLimits.changeSummaryLines).map((line) => `- ${line}`),
+    ...removed.slice(0, agentToolLimits.changeSummaryRemovedLines).map((line) => `- ${line}`),
   ];
   // "2 lines added, 1 removed", "1 line added", "3 lines removed".
   const counts = addedCount === 0 ? lineCount(removedCount, "removed") : `${lineCount(addedCount, "added")}${removedCount ? `, ${removedCount} removed` : ""}`;

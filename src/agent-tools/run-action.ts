@@ -102,9 +102,12 @@ export async function runSteps(context: ToolContext, entry: SessionEntry, steps:
   }
   if (last === undefined) return textReply([`outcome: ok — ${what}`]);
   const extra = runOptions.note?.(last);
-  const preview = !loadingOps.has(steps[steps.length - 1]!.command.op);
-  const change = summarize ? describeChange(changes, last.navigated === true, options.changeSummaryBytes, preview) : undefined;
   const known = runOptions.requestedUrl === undefined ? entry.seen : { url: sanitizeUrl(runOptions.requestedUrl), title: entry.seen?.title ?? "" };
+  // After a navigation a new URL or title says where the page went; lines are previewed only when
+  // neither changed (a page that re-rendered, e.g. with a message) and the model did not ask for the page.
+  const moved = last.url !== known?.url || last.title !== known?.title;
+  const preview = !moved && !loadingOps.has(steps[steps.length - 1]!.command.op);
+  const change = summarize ? describeChange(changes, last.navigated === true, options.changeSummaryBytes, preview) : undefined;
   const facts = actionFacts(last, known, change);
   entry.seen = { url: last.url, title: last.title };
   const outcome = [`${what}`, extra, facts.outcome].filter((part) => part !== undefined && part !== "").join("; ");

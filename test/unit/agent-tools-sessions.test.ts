@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createBrowserAgentTools, type AgentTool, type BrowserAgentToolsOptions } from "../../src/agent-tools/index.js";
 import { ActionFailedError, NotFoundError, OutcomeUnknownError } from "../../src/errors.js";
 import type { ManagedSessionInfo } from "../../src/lifecycle/manager.js";
+import { diffText } from "../../src/protocol/text-change.js";
 import { createStubBackend } from "../helpers/agent-tools-stub-backend.js";
 import { fenced } from "../helpers/fenced.js";
 
@@ -293,6 +294,29 @@ describe("page probes", () => {
     expect((await call("click", { target: "e1" })).text).toMatch(/^outcome: ok — click; text change not available\n/);
     // Not knowing the change is never worded as "nothing changed".
     expect((await call("click", { target: "e1" })).text).toBe("outcome: ok — click; text change not available");
+  });
+
+  it("after a navigation an action caused, previews new lines only when neither URL nor title says where the page went", async () => {
+    const next: { url: string; title: string; text: string }[] = [
+      { url: "https://example.test/", title: "Example", text: "Welcome\nWrong password" },
+      { url: "https://example.test/inbox", title: "Inbox", text: "Inbox\n3 new messages" },
+    ];
+    const stub = createStubBackend({
+      execute: (_id, command) => {
+        if (command.op !== "click") return undefined;
+        const before = stub.page.text;
+        Object.assign(stub.page, next.shift());
+        return Promise.resolve({ ok: true, url: stub.page.url, title: stub.page.title, navigated: true, newPages: [], textChange: diffText(before, stub.page.text) });
+      },
+    });
+    const { call } = toolsetOver(stub);
+    await call("open");
+    await call("hover", { target: "e1" });
+    const rerendered = await call("click", { target: "e1" });
+    expect(rerendered.text.split("\n")[0]).toBe("outcome: ok — click; navigated");
+    expect(fenced(rerendered.text)).toBe("+ Wrong password");
+    const moved = await call("click", { target: "e1" });
+    expect(fenced(moved.text)).toBe('url: https://example.test/inbox\ntitle: "Inbox"');
   });
 
   it("tells the URL and title once: later results repeat neither while they stay the same, and say when nothing changed", async () => {

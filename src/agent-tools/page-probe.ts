@@ -46,14 +46,13 @@ const lineCount = (count: number, word: string) => `${count} line${count === 1 ?
 export function summarizeChange(change: TextChange, maxBytes: number, navigated = false, preview = true): ChangeSummary {
   const { added, removed, addedCount, removedCount } = change;
   if (navigated) {
-    const lines = preview ? cutUtf8(added.slice(0, agentToolLimits.changeSummaryLinesNavigated).map((line) => `+ ${line}`).join("\n"), Math.min(maxBytes, agentToolLimits.changeSummaryBytesNavigated)) : "";
+    const [lineCap, byteCap] = agentToolLimits.changeSummaryNavigated;
+    const lines = preview ? cutUtf8(added.slice(0, lineCap).map((line) => `+ ${line}`).join("\n"), Math.min(maxBytes, byteCap)) : "";
     return { fact: undefined, lines };
   }
   if (addedCount === 0 && removedCount === 0) return { fact: "text unchanged", lines: "" };
-  const shown = [
-    ...added.slice(0, agentToolLimits.changeSummaryLines).map((line) => `+ ${line}`),
-    ...removed.slice(0, agentToolLimits.changeSummaryRemovedLines).map((line) => `- ${line}`),
-  ];
+  const [addedCap, removedCap] = agentToolLimits.changeSummaryLines;
+  const shown = [...added.slice(0, addedCap).map((line) => `+ ${line}`), ...removed.slice(0, removedCap).map((line) => `- ${line}`)];
   // "2 lines added, 1 removed", "1 line added", "3 lines removed".
   const counts = addedCount === 0 ? lineCount(removedCount, "removed") : `${lineCount(addedCount, "added")}${removedCount ? `, ${removedCount} removed` : ""}`;
   return { fact: `text: ${counts}`, lines: cutUtf8(shown.join("\n"), maxBytes) };

@@ -3,7 +3,6 @@ import { commandSchemas, type BrowserCommand, type BrowserCommandInput } from ".
 import { safeParseCommand } from "../protocol/parse.js";
 import type { ActionResult, DialogInfo, PageInfo } from "../protocol/results.js";
 import { combineTextChanges, type TextChange } from "../protocol/text-change.js";
-import { sanitizeUrl } from "../protocol/url-policy.js";
 import type { ToolContext } from "./define-tool.js";
 import { failureReply, invalidInputReply, renameField } from "./failure.js";
 import { agentToolLimits } from "./limits.js";
@@ -60,6 +59,13 @@ export interface RunOptions {
   requestedUrl?: string;
 }
 
+/** `url` as results show URLs (the protocol's `sanitizeUrl`: no query or fragment; the navigate command already refused credentials). */
+function withoutQuery(url: string): string {
+  const parsed = new URL(url);
+  parsed.search = parsed.hash = "";
+  return parsed.href;
+}
+
 /** Commands that load a page the model asked for: after them no page text is previewed (the model observes the new page). */
 const loadingOps = new Set<BrowserCommand["op"]>(["navigate", "back", "forward", "reload", "newPage"]);
 
@@ -102,7 +108,7 @@ export async function runSteps(context: ToolContext, entry: SessionEntry, steps:
   }
   if (last === undefined) return textReply([`outcome: ok — ${what}`]);
   const extra = runOptions.note?.(last);
-  const known = runOptions.requestedUrl === undefined ? entry.seen : { url: sanitizeUrl(runOptions.requestedUrl), title: entry.seen?.title ?? "" };
+  const known = runOptions.requestedUrl === undefined ? entry.seen : { url: withoutQuery(runOptions.requestedUrl), title: entry.seen?.title ?? "" };
   // After a navigation a new URL or title says where the page went; lines are previewed only when
   // neither changed (a page that re-rendered, e.g. with a message) and the model did not ask for the page.
   const moved = last.url !== known?.url || last.title !== known?.title;
@@ -146,16 +152,6 @@ export function actionFacts(result: ActionLike, known: SeenPage | undefined, cha
   if (change?.lines) page.push(change.lines);
   const challenge = describeChallenge(result.challenge);
   return { outcome: unchanged ? "nothing changed" : facts.join("; "), lines: challenge ? [challenge] : [], page };
-}
-
-/** Adds {@link actionFacts} of a result that reports no text change (a wait) to a reply whose first line is the outcome, and notes what the model now saw. */
-export function describeAction(reply: ToolReply, result: ActionLike, entry: SessionEntry): ToolReply {
-  const facts = actionFacts(result, entry.seen);
-  entry.seen = { url: result.url, title: result.title };
-  const first = reply.parts[0];
-  if (facts.outcome && first?.kind === "text") first.text += `; ${facts.outcome}`;
-  reply.parts.push(...facts.lines.map((text) => ({ kind: "text" as const, text })));
-  return addPage(reply, facts.page.join("\n"));
 }
 
 /** Notes the selected page of a page list the model was shown as what it last saw. */

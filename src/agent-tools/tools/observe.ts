@@ -9,7 +9,7 @@ import { described, sessionField, targetField, toTarget } from "../fields.js";
 import { agentToolLimits } from "../limits.js";
 import { readText } from "../page-probe.js";
 import { addPage, textReply, type ToolReply } from "../reply.js";
-import { describeAction, onSession, parseStep } from "../run-action.js";
+import { actionFacts, onSession, parseStep } from "../run-action.js";
 import type { SessionEntry } from "../sessions.js";
 
 /** observe · screenshot · wait: reading the page. */
@@ -64,7 +64,7 @@ export const observeTool = defineBrowserTool({
 
 async function observeText(context: ToolContext, entry: SessionEntry): Promise<ToolReply> {
   const text = await readText(context.backend, entry.id, context.signal);
-  const reply = textReply([`${entry.alias} visible text of the selected page (no refs; use mode aria to act):`]);
+  const reply = textReply([`${entry.alias} page text (no refs):`]);
   return addPage(reply, text.trim() === "" ? "(no visible text)" : text);
 }
 
@@ -73,8 +73,8 @@ async function observeDom(context: ToolContext, entry: SessionEntry): Promise<To
   const result = await context.backend.execute(entry.id, command, context.signal ? { signal: context.signal } : {});
   const { width, height } = result.viewport;
   const reply = textReply([
-    `${entry.alias} DOM elements (${result.elements.length}${result.truncated ? ", more not listed" : ""}); no refs: target them by role and name, text or selector. ` +
-      `Boxes are x,y,width,height in CSS pixels of the ${width}×${height} viewport.`,
+    `${entry.alias} DOM elements (${result.elements.length}${result.truncated ? ", more not listed" : ""}; no refs: use locators; ` +
+      `boxes x,y,width,height in CSS pixels of the ${width}×${height} viewport):`,
   ]);
   return addPage(reply, result.elements.map(describeElement).join("\n"));
 }
@@ -159,7 +159,10 @@ export const waitTool = defineBrowserTool({
           "input",
         );
         const result = await context.backend.execute(entry.id, command, context.signal ? { signal: context.signal } : {});
-        return describeAction(textReply(["outcome: ok — waited"]), result, entry);
+        // A wait reports no text change: the outcome line says where the page is only when that is news.
+        const facts = actionFacts(result, entry.seen);
+        entry.seen = { url: result.url, title: result.title };
+        return addPage(textReply([`outcome: ok — waited${facts.outcome ? `; ${facts.outcome}` : ""}`]), facts.page.join("\n"));
       } catch (error) {
         return failureReply(error, { action: "wait", mutating: false, fieldRoot: "input", scrub: (text) => context.sessions.scrub(text) });
       }

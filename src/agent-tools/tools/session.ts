@@ -125,7 +125,7 @@ export const openTool = defineBrowserTool({
     const entry = opened;
     const headline = `session ${entry.alias} is open${entry.profileId === undefined ? "" : ` with profile ${entry.profileId}`}${checkpoint ? ` (resumed from ${input.checkpoint})` : ""}`;
     if (checkpoint) return sessions.exclusive(entry, undefined, () => listPages(context, entry, headline));
-    if (!navigate) return textReply([`${headline}. Navigate with station_browser_navigate, then observe.`]);
+    if (!navigate) return textReply([headline]);
     const reply = await sessions.exclusive(entry, context.signal, () => runSteps(context, entry, [{ command: navigate, label: "navigate", fieldRoot: "input" }], "navigate", { requestedUrl: navigate.url }));
     reply.parts.unshift({ kind: "text", text: reply.isError ? `${headline}, but the first navigation failed:` : headline });
     return reply;

@@ -25,9 +25,12 @@
  * present, else (or with `--builtin`) a small generated set
  * (bench/builtin-login-pages.ts).
  *
- * Run: `npm run bench:agent [-- --pages N] [-- --builtin]` (`--pages N`: the first N pages).
+ * Run: `npm run bench:agent [-- --pages N] [-- --builtin] [-- --dump DIR]` (`--pages N`: the first N pages;
+ * `--dump DIR`: every tool input and answer of both sides written to DIR, one file each).
  * Environment: `STATION_CORPUS_DIR`, `CHROMIUM_PATH`.
  */
+import { mkdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { builtinLoginPages } from "./builtin-login-pages.js";
 import { corpusDir, corpusPresent, readCorpusManifest } from "./corpus.js";
 import { startLoginServer, type LoginPage, type LoginServer } from "./login-server.js";
@@ -47,7 +50,29 @@ interface Run {
   note: string;
   /** Bytes per tool name, for the summary. */
   byTool: Record<string, number>;
+  /** Bytes of each answer per action kind (the same action on both sides), for the side-by-side table. */
+  byKind: Partial<Record<ActionKind, number[]>>;
 }
+
+/** The actions of the flow, named the same on both sides. */
+const actionKinds = ["open", "observe", "fill", "submit"] as const;
+type ActionKind = (typeof actionKinds)[number];
+
+/** Which action each tool of either side performs. */
+const kindOfTool: Record<string, ActionKind> = {
+  station_browser_open: "open",
+  browser_navigate: "open",
+  station_browser_observe: "observe",
+  browser_snapshot: "observe",
+  station_browser_fill: "fill",
+  browser_fill_form: "fill",
+  station_browser_click: "submit",
+  station_browser_type: "submit",
+  browser_click: "submit",
+  browser_press_key: "submit",
+};
+
+const emptyRun = (): Run => ({ calls: 0, bytes: 0, success: false, note: "", byTool: {}, byKind: {} });
 
 interface PageRow {
   file: string;
@@ -78,7 +103,7 @@ const unquote = (text: string) => text.replace(/^"(.*)"$/, "$1").trim();
 
 /**
  * Every element line with a ref, in order, from the agent form
- * (`textbox "Email" placeholder="…" [ref=e4]`, bare `"text"` lines) or
+ * (`textbox "Email" placeholder="…" [ref=e4]`, `links: "Home" [ref=e1], …`, bare `"text"` lines) or
  * Playwright's YAML (`- textbox "Email" [ref=e5]`, `- /placeholder: …`,
  * `- button [ref=e7]: Sign in`, `- generic [ref=e9]: Password`).
  */
@@ -89,6 +114,11 @@ function readControls(snapshot: string): Control[] {
     const yamlPlaceholder = /^\s*- \/placeholder: (.*)$/.exec(line);
     if (yamlPlaceholder) {
       if (controls.length) controls[controls.length - 1]!.placeholder = unquote(yamlPlaceholder[1]!);
+      continue;
+    }
+    // `links: "Home" [ref=e1], "Blog" [ref=e2], …`: links sharing a line in the agent form.
+    if (/^\s*links: "/.test(line)) {
+      for (const match of line.matchAll(/"((?:[^"\\]|\\.)*)" \[ref=([a-z0-9]+)\]/g)) controls.push({ role: "link", name: match[1]!, placeholder: "", context: text, ref: match[2]! });
       continue;
     }
     const bareText = /^\s*(?:- text: (.*)|("(?:[^"\\]|\\.)*"))\s*$/.exec(line);
@@ -139,20 +169,27 @@ const utf8 = (text: string) => new TextEncoder().encode(text).length;
 const firstLine = (answer: ToolAnswer) =>
   answer.text.split("\n").find((line) => line.trim() !== "" && !line.startsWith("###") && !line.startsWith("<"))?.trim().slice(0, 160) ?? "";
 
+/** Where `--dump DIR` writes every answer, or undefined. */
+let dumpDir: string | undefined;
+let dumpCount = 0;
+
 /** Counts every answer of a run into it. */
 function counter(side: McpSide, run: Run) {
   return async (tool: string, input: Record<string, unknown>) => {
     const answer = await side.call(tool, input);
+    if (dumpDir) await writeFile(path.join(dumpDir, `${String(++dumpCount).padStart(3, "0")}-${side.name}-${tool}.txt`), `${JSON.stringify(input)}\n---\n${answer.text}\n`);
     run.calls++;
     const bytes = utf8(answer.text);
     run.bytes += bytes;
     run.byTool[tool] = (run.byTool[tool] ?? 0) + bytes;
+    const kind = kindOfTool[tool];
+    if (kind) (run.byKind[kind] ??= []).push(bytes);
     return answer;
   };
 }
 
 async function runOurs(side: McpSide, server: LoginServer, file: string, runId: string): Promise<Run> {
-  const run: Run = { calls: 0, bytes: 0, success: false, note: "", byTool: {} };
+  const run = emptyRun();
   const call = counter(side, run);
   try {
     const opened = await call("station_browser_open", { url: server.url(file, runId) });
@@ -178,7 +215,7 @@ async function runOurs(side: McpSide, server: LoginServer, file: string, runId: 
 }
 
 async function runPlaywright(side: McpSide, server: LoginServer, file: string, runId: string): Promise<Run> {
-  const run: Run = { calls: 0, bytes: 0, success: false, note: "", byTool: {} };
+  const run = emptyRun();
   const call = counter(side, run);
   try {
     const navigated = await call("browser_navigate", { url: server.url(file, runId) });
@@ -221,18 +258,24 @@ async function withTimeout<T>(work: Promise<T>, fallback: T): Promise<T> {
 interface Options {
   limit: number | undefined;
   builtin: boolean;
+  dump: string | undefined;
 }
 
 function readOptions(args: readonly string[]): Options {
-  const options: Options = { limit: undefined, builtin: false };
+  const options: Options = { limit: undefined, builtin: false, dump: undefined };
   for (let index = 0; index < args.length; index++) {
     const arg = args[index]!;
     if (arg === "--builtin") options.builtin = true;
+    else if (arg === "--dump" || arg.startsWith("--dump=")) {
+      const dir = arg.includes("=") ? arg.slice("--dump=".length) : (args[++index] ?? "");
+      if (dir === "") throw new Error("--dump expects a directory");
+      options.dump = dir;
+    }
     else if (arg === "--pages" || arg.startsWith("--pages=")) {
       const text = arg.includes("=") ? arg.slice("--pages=".length) : (args[++index] ?? "");
       if (!/^[1-9]\d{0,5}$/.test(text)) throw new Error(`--pages expects a positive integer, got ${JSON.stringify(text.slice(0, 20))}`);
       options.limit = Number(text);
-    } else throw new Error(`unknown argument ${JSON.stringify(arg.slice(0, 40))} (expected --pages N or --builtin)`);
+    } else throw new Error(`unknown argument ${JSON.stringify(arg.slice(0, 40))} (expected --pages N, --builtin or --dump DIR)`);
   }
   return options;
 }
@@ -255,6 +298,10 @@ async function loginPages(options: Options): Promise<{ pages: LoginPage[]; sourc
 
 async function main(): Promise<void> {
   const options = readOptions(process.argv.slice(2));
+  if (options.dump) {
+    await mkdir(options.dump, { recursive: true });
+    dumpDir = options.dump;
+  }
   const { pages: all, source } = await loginPages(options);
   const pages = options.limit === undefined ? all : all.slice(0, options.limit);
   console.log(`${pages.length} login pages from ${source}`);
@@ -262,7 +309,7 @@ async function main(): Promise<void> {
   const ours = await startOurs();
   const theirs = await startPlaywrightMcp();
   const rows: PageRow[] = [];
-  const timedOut: Run = { calls: 0, bytes: 0, success: false, note: `timed out after ${pageTimeoutMs} ms`, byTool: {} };
+  const timedOut: Run = { ...emptyRun(), note: `timed out after ${pageTimeoutMs} ms` };
   const started = Date.now();
   let runs = 0;
   try {
@@ -334,8 +381,37 @@ function printSummary(rows: readonly PageRow[], elapsedMs: number): void {
     for (const row of rows) for (const [tool, bytes] of Object.entries(pick(row).byTool)) totals[tool] = (totals[tool] ?? 0) + bytes;
     console.log(`  ${label.padEnd(30)} ${Object.entries(totals).map(([tool, bytes]) => `${tool.replace(/^station_browser_|^browser_/, "")} ${bytes}`).join(", ")}`);
   }
+  printKinds(rows);
   const met = oursOk >= pwOk && oursBytes * 5 <= pwBytes;
   console.log(`  ${"target (success ≥, bytes ≤ 1/5)".padEnd(30)} ${met ? "met" : "NOT met"}`);
+}
+
+/**
+ * Bytes per action kind, ours beside theirs: totals over all pages, the median
+ * answer, and on how many pages our answer was the larger (pages where both
+ * sides answered that action).
+ */
+function printKinds(rows: readonly PageRow[]): void {
+  console.log("\nbytes per action kind (ours: open, observe, fill, click|type Enter; pw: navigate, snapshot, fill_form, click|press_key)");
+  console.log(`  ${"kind".padEnd(8)} ${"answers o/pw".padStart(12)} ${"total ours".padStart(10)} ${"total pw".padStart(9)} ${"ratio".padStart(6)} ${"median o/pw".padStart(13)}  ours larger on`);
+  for (const kind of actionKinds) {
+    const ours = rows.flatMap((row) => row.ours.byKind[kind] ?? []);
+    const theirs = rows.flatMap((row) => row.playwright.byKind[kind] ?? []);
+    const total = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0);
+    const paired = rows.filter((row) => row.ours.byKind[kind]?.length && row.playwright.byKind[kind]?.length);
+    const larger = paired.filter((row) => total(row.ours.byKind[kind]!) > total(row.playwright.byKind[kind]!)).length;
+    console.log(
+      [
+        `  ${kind.padEnd(8)}`,
+        `${ours.length}/${theirs.length}`.padStart(12),
+        String(total(ours)).padStart(10),
+        String(total(theirs)).padStart(9),
+        (total(theirs) ? total(ours) / total(theirs) : Number.NaN).toFixed(3).padStart(6),
+        `${median(ours)}/${median(theirs)}`.padStart(13),
+        ` ${larger} of ${paired.length} pages`,
+      ].join(" "),
+    );
+  }
 }
 
 main().catch((error: unknown) => {

@@ -27,10 +27,10 @@ export const agentToolLimits = {
   profileIds: 256,
   /** Random bytes in an untrusted-content fence nonce (hex-encoded: twice as many characters). */
   fenceNonceBytes: 8,
-  /** Lines of page text shown per direction in a change summary, before the byte budget applies. */
-  changeSummaryLines: 20,
-  /** The same after a navigation (added lines only). */
-  changeSummaryLinesNavigated: 5,
+  /** Lines of page text a change summary shows, added and removed, before the byte budget applies (a removed line matters less: it is gone). */
+  changeSummaryLines: [10, 5],
+  /** The same after a navigation caused by an action (added lines only, and their bytes). */
+  changeSummaryNavigated: [3, 160],
   /** Elements listed by `observe` in DOM mode: default. */
   domElementsDefault: 150,
   /** How long a probe of the page (visible text, focused field) may take (ms). */

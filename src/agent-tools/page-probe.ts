@@ -25,32 +25,35 @@ export async function readText(backend: BrowserBackend, sessionId: string, signa
   return text;
 }
 
-/** A change summary: a line of our own and the changed page lines (website content, to be fenced). */
+/** A change summary: a fact of our own for the outcome line (none after a navigation) and the changed page lines (website content, to be fenced). */
 export interface ChangeSummary {
-  headline: string;
+  /** `text unchanged`, `text: 2 lines added, 1 removed`, or undefined after a navigation (the outcome says `navigated`). */
+  fact: string | undefined;
   lines: string;
 }
+
+const lineCount = (count: number, word: string) => `${count} line${count === 1 ? "" : "s"} ${word}`;
 
 /**
  * The change an action result reports (`textChange`, computed by the engine
  * before and after the action): counts, then the added lines (`+ …`) and
- * removed lines (`- …`), at most `maxBytes` of them. After a navigation only
- * the first few added lines are listed: the model observes the new page anyway.
+ * removed lines (`- …`), at most `maxBytes` of them. After a navigation the
+ * counts say nothing (the whole page changed): only the first few added lines
+ * are listed, the lines the new page has that the old one had not (a message
+ * on a page that re-rendered), and none at all with `preview: false` (the
+ * caller's choice when a new URL or title already says where the page went).
  */
-export function summarizeChange(change: TextChange, maxBytes: number, navigated = false): ChangeSummary {
+export function summarizeChange(change: TextChange, maxBytes: number, navigated = false, preview = true): ChangeSummary {
   const { added, removed, addedCount, removedCount } = change;
-  if (addedCount === 0 && removedCount === 0) return { headline: "page text: unchanged", lines: "" };
-  const shown = navigated
-    ? added.slice(0, agentToolLimits.changeSummaryLinesNavigated).map((line) => `+ ${line}`)
-    : [
-        ...added.slice(0, agentToolLimits.changeSummaryLines).map((line) => `+ ${line}`),
-        ...removed.slice(0, agentToolLimits.changeSummaryLines).map((line) => `- ${line}`),
-      ];
-  const lines = cutUtf8(shown.join("\n"), maxBytes);
-  const listed = lines === "" ? 0 : lines.split("\n").length;
-  const hidden = addedCount + removedCount - listed;
-  return {
-    headline: `page text: ${addedCount} line${addedCount === 1 ? "" : "s"} added, ${removedCount} removed${hidden > 0 ? ` (${hidden} not shown)` : ""}`,
-    lines,
-  };
+  if (navigated) {
+    const [lineCap, byteCap] = agentToolLimits.changeSummaryNavigated;
+    const lines = preview ? cutUtf8(added.slice(0, lineCap).map((line) => `+ ${line}`).join("\n"), Math.min(maxBytes, byteCap)) : "";
+    return { fact: undefined, lines };
+  }
+  if (addedCount === 0 && removedCount === 0) return { fact: "text unchanged", lines: "" };
+  const [addedCap, removedCap] = agentToolLimits.changeSummaryLines;
+  const shown = [...added.slice(0, addedCap).map((line) => `+ ${line}`), ...removed.slice(0, removedCap).map((line) => `- ${line}`)];
+  // "2 lines added, 1 removed", "1 line added", "3 lines removed".
+  const counts = addedCount === 0 ? lineCount(removedCount, "removed") : `${lineCount(addedCount, "added")}${removedCount ? `, ${removedCount} removed` : ""}`;
+  return { fact: `text: ${counts}`, lines: cutUtf8(shown.join("\n"), maxBytes) };
 }

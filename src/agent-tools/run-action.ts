@@ -7,7 +7,7 @@ import { failureReply } from "./failure.js";
 import { agentToolLimits } from "./limits.js";
 import { summarizeChange, type ChangeSummary } from "./page-probe.js";
 import { addPage, addText, textReply, type ToolReply } from "./reply.js";
-import { CancelledError, isRefusal, refusalReply, type SessionEntry } from "./sessions.js";
+import { CancelledError, isRefusal, refusalReply, type SeenPage, type SessionEntry } from "./sessions.js";
 
 /**
  * Runs `work` on the session named by `alias` (or the only one), after the
@@ -50,19 +50,33 @@ export interface Step {
 /** The part of a result every action shares: outcome, where the page is and what changed. */
 type ActionLike = Partial<ActionResult> & { url: string; title: string; challenge?: unknown; sensitive?: unknown };
 
+/** How {@link runSteps} words its result. */
+export interface RunOptions {
+  /** A note for the outcome line, from the last result (`page p2 is selected`, `files set: …`). */
+  note?: (result: unknown) => string | undefined;
+  /** The URL the model asked for: the result repeats the URL only when the page ended elsewhere. */
+  requestedUrl?: string;
+}
+
+/** `url` as results show URLs (the protocol's `sanitizeUrl`: no query or fragment; the navigate command already refused credentials). */
+function withoutQuery(url: string): string {
+  const parsed = new URL(url);
+  parsed.search = parsed.hash = "";
+  return parsed.href;
+}
+
+/** Commands that load a page the model asked for: after them no page text is previewed (the model observes the new page). */
+const loadingOps = new Set<CommandOp>(["navigate", "back", "forward", "reload", "newPage"]);
+
 /**
  * Runs the steps of one tool call in order on one session and reports the
  * outcome of the last, with a bounded summary of the change in visible text.
  * Stops at the first failure; an unknown outcome is reported as unknown,
- * never retried.
+ * never retried. Facts the model already has (the URL and title it last saw)
+ * are not repeated; when nothing changed, the outcome line says so and no
+ * page content follows.
  */
-export async function runSteps(
-  context: ToolContext,
-  entry: SessionEntry,
-  steps: readonly Step[],
-  what: string,
-  note?: (result: unknown) => string | undefined,
-): Promise<ToolReply> {
+export async function runSteps(context: ToolContext, entry: SessionEntry, steps: readonly Step[], what: string, runOptions: RunOptions = {}): Promise<ToolReply> {
   const { backend, options, signal } = context;
   const summarize = options.changeSummaryBytes > 0;
   let last: ActionLike | undefined;
@@ -75,6 +89,8 @@ export async function runSteps(
     } catch (error) {
       // Part of the text may have landed before the failure, and no result says where: treat it as a password.
       if (step.typed !== undefined && !nothingTyped(error)) rememberPassword(context, step.typed);
+      // The page may have moved: the next result says where it is again.
+      entry.seen = undefined;
       const reply = failureReply(error, {
         action: steps.length > 1 ? `${what}, ${step.label}` : what,
         mutating: true,
@@ -86,20 +102,21 @@ export async function runSteps(
       if (index > 0) addText(reply, `steps done before it: ${steps.slice(0, index).map((done) => done.label).join(", ")}`);
       return reply;
     }
-    const final = index === steps.length - 1;
     // The engine says whether the text may sit in a password field; a result that does not say counts as yes.
     if (step.typed !== undefined && last.sensitive !== false) rememberPassword(context, step.typed);
   }
-  const extra = last === undefined ? undefined : note?.(last);
-  const reply = textReply([`outcome: ok — ${what} in ${entry.alias}${extra === undefined ? "" : `; ${extra}`}`]);
-  const facts = last ? actionFacts(last) : { lines: [], page: [] };
-  reply.parts.push(...facts.lines.map((text) => ({ kind: "text" as const, text })));
-  if (summarize) {
-    const change = describeChange(changes, last?.navigated === true, options.changeSummaryBytes);
-    addText(reply, change.headline);
-    if (change.lines) facts.page.push(change.lines);
-  }
-  return addPage(reply, facts.page.join("\n"));
+  if (last === undefined) return textReply([`outcome: ok — ${what}`]);
+  const extra = runOptions.note?.(last);
+  const known = runOptions.requestedUrl === undefined ? entry.seen : { url: withoutQuery(runOptions.requestedUrl), title: entry.seen?.title ?? "" };
+  // After a navigation a new URL or title says where the page went; lines are previewed only when
+  // neither changed (a page that re-rendered, e.g. with a message) and the model did not ask for the page.
+  const moved = last.url !== known?.url || last.title !== known?.title;
+  const preview = !moved && !loadingOps.has(steps[steps.length - 1]!.command.op);
+  const change = summarize ? describeChange(changes, last.navigated === true, options.changeSummaryBytes, preview) : undefined;
+  const facts = actionFacts(last, known, change);
+  entry.seen = { url: last.url, title: last.title };
+  const outcome = [`${what}`, extra, facts.outcome].filter((part) => part !== undefined && part !== "").join("; ");
+  return addPage(textReply([`outcome: ok — ${outcome}`, ...facts.lines]), facts.page.join("\n"));
 }
 
 /** Failures raised before any key can reach the page: a refused call, a target that did not resolve. */
@@ -110,27 +127,36 @@ function rememberPassword(context: ToolContext, typed: string): void {
   if (typed.length >= agentToolLimits.typedPasswordMin) context.redactor.add(typed, "[redacted]");
 }
 
-/** Where the page is after an action: our own lines, and website content (URL, title, new pages, dialog text) for the fence. */
-export function actionFacts(result: ActionLike): { lines: string[]; page: string[] } {
+/**
+ * Where the page is after an action, told against what the model already saw
+ * (`known`): facts for the outcome line (`navigated`, new pages, dialog, the
+ * text change, or `nothing changed`), lines of our own (a challenge), and
+ * website content for the fence (the URL and title when they differ from
+ * `known`, new pages, a dialog's message, changed lines).
+ */
+export function actionFacts(result: ActionLike, known: SeenPage | undefined, change?: ChangeSummary): { outcome: string; lines: string[]; page: string[] } {
   const newPages = result.newPages ?? [];
+  const page: string[] = [];
+  if (result.url !== known?.url) page.push(`url: ${result.url}`);
+  if (result.title !== known?.title) page.push(`title: ${JSON.stringify(result.title)}`);
   const facts = [
-    result.navigated === undefined ? undefined : `navigated: ${result.navigated ? "yes" : "no"}`,
-    newPages.length ? `new pages: ${newPages.map((page) => page.pageId).join(", ")}` : undefined,
+    result.navigated ? "navigated" : undefined,
+    newPages.length ? `new pages: ${newPages.map((opened) => opened.pageId).join(", ")}` : undefined,
     result.dialog ? `dialog: ${describeDialog(result.dialog)}` : undefined,
   ].filter((fact) => fact !== undefined);
-  const challenge = describeChallenge(result.challenge);
-  const lines = [...(facts.length ? [facts.join("; ")] : []), ...(challenge ? [challenge] : [])];
-  const page = [`url: ${result.url}`, `title: ${JSON.stringify(result.title)}`];
+  const unchanged = facts.length === 0 && page.length === 0 && change?.fact === "text unchanged";
+  if (change?.fact !== undefined && !unchanged) facts.push(change.fact);
   for (const opened of newPages) page.push(describePage(opened, "new page"));
   if (result.dialog?.message) page.push(`dialog message: ${JSON.stringify(result.dialog.message)}`);
-  return { lines, page };
+  if (change?.lines) page.push(change.lines);
+  const challenge = describeChallenge(result.challenge);
+  return { outcome: unchanged ? "nothing changed" : facts.join("; "), lines: challenge ? [challenge] : [], page };
 }
 
-/** Adds {@link actionFacts} to a reply. */
-export function describeAction(reply: ToolReply, result: ActionLike): ToolReply {
-  const facts = actionFacts(result);
-  reply.parts.push(...facts.lines.map((text) => ({ kind: "text" as const, text })));
-  return addPage(reply, facts.page.join("\n"));
+/** Notes the selected page of a page list the model was shown as what it last saw. */
+export function noteSelected(entry: SessionEntry, pages: readonly PageInfo[]): void {
+  const selected = pages.find((page) => page.selected);
+  entry.seen = selected ? { url: selected.url, title: selected.title } : undefined;
 }
 
 /** One page as `p2 (selected): url … title "…"` (website content: goes in a page part). */
@@ -151,11 +177,9 @@ function describeChallenge(challenge: unknown): string | undefined {
   return `challenge: the page shows a ${state} (bot check or block). Stop acting on this page and ask the user to take over the session.`;
 }
 
-/** The change summary: a headline of ours and the changed lines (website content). */
-function describeChange(changes: readonly (TextChange | undefined)[], navigated: boolean, maxBytes: number): ChangeSummary {
+/** The change summary: a fact of ours and the changed lines (website content). */
+function describeChange(changes: readonly (TextChange | undefined)[], navigated: boolean, maxBytes: number, preview: boolean): ChangeSummary {
   const known = changes.filter((change): change is TextChange => change !== undefined);
-  if (known.length === 0 || known.length !== changes.length) {
-    return { headline: "page text: change not available (the page could not be read before and after)", lines: "" };
-  }
-  return summarizeChange(combineTextChanges(known), maxBytes, navigated);
+  if (known.length === 0 || known.length !== changes.length) return { fact: navigated ? undefined : "text change not available", lines: "" };
+  return summarizeChange(combineTextChanges(known), maxBytes, navigated, preview);
 }

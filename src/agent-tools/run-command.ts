@@ -3,7 +3,7 @@ import type { BrowserCommand } from "../protocol/commands.js";
 import type { ToolContext } from "./define-tool.js";
 import { failureReply } from "./failure.js";
 import type { ToolReply } from "./reply.js";
-import { onSession, runSteps, type ActionCommand } from "./run-action.js";
+import { onSession, runSteps, type ActionCommand, type RunOptions } from "./run-action.js";
 import type { SessionEntry } from "./sessions.js";
 
 /** The backend call's options: the tool call's signal, when it has one. */
@@ -50,7 +50,7 @@ export function runAction(
   alias: string | undefined,
   command: ActionCommand,
   what: string = command.op,
-  note?: (result: unknown) => string | undefined,
+  runOptions: RunOptions = {},
 ): Promise<ToolReply> {
-  return onSession(context, alias, (entry) => runSteps(context, entry, [{ command, label: what, fieldRoot: "input" }], what, note));
+  return onSession(context, alias, (entry) => runSteps(context, entry, [{ command, label: what, fieldRoot: "input" }], what, runOptions));
 }

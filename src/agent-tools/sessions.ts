@@ -9,6 +9,14 @@ export interface SessionEntry {
   openTag: string | undefined;
   /** Tail of this session's call chain: calls run one after another. */
   tail: Promise<void>;
+  /** The URL and title of the selected page as the model was last told them; unknown after an uncertain or failed action. */
+  seen?: SeenPage | undefined;
+}
+
+/** Where the model last saw the selected page: results repeat neither while they stay the same. */
+export interface SeenPage {
+  url: string;
+  title: string;
 }
 
 /** An open or resume whose outcome is unknown. */

@@ -53,6 +53,11 @@ const routes: Record<string, Route> = {
     response.writeHead(Number(url.searchParams.get("code") ?? "200"), { "content-type": "text/html" });
     response.end("<title>status</title><p>status page</p>");
   },
+  /** A redirect to the path in `to`. */
+  "/redirect": (_request, response, url) => {
+    response.writeHead(302, { location: url.searchParams.get("to") ?? "/index.html" });
+    response.end();
+  },
   "/slow": async (_request, response, url) => {
     await new Promise((resolve) => setTimeout(resolve, Number(url.searchParams.get("ms") ?? "500")));
     response.writeHead(200, { "content-type": "text/html" });

@@ -56,7 +56,7 @@ describe("an open whose answer is lost", () => {
     expect(toolset.uncertainOpenings()).toBe(0);
     expect(manager.list().map((session) => session.id)).not.toContain(orphan!.id);
 
-    expect((await open.execute({})).text).toBe("session s1 is open. Navigate with station_browser_navigate, then observe.");
+    expect((await open.execute({})).text).toBe("session s1 is open");
     const closed = await toolset.close();
     expect(closed.unresolved).toEqual([]);
     expect(closed.closed.map((session) => session.alias)).toEqual(["s1"]);

@@ -7,6 +7,7 @@ import type { BrowserBackend } from "../../src/protocol/backend.js";
 import { createBrowserWorker } from "../../src/worker/index.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { startWorkerServer, type WorkerServer } from "../helpers/worker-server.js";
+import { fenced } from "../helpers/fenced.js";
 
 /**
  * Every tool end to end against real Chromium, with both backends: the
@@ -51,14 +52,6 @@ function refOf(snapshot: string, line: RegExp): string {
   throw new Error(`no ref for ${line} in:\n${snapshot}`);
 }
 
-/** The fenced body of a result (all fenced blocks joined), and whether every fence closes with the same nonce. */
-function fenced(text: string): string {
-  const nonce = /<untrusted-page-content nonce="([0-9a-f]{16})">/.exec(text)?.[1];
-  if (!nonce) return "";
-  const blocks = text.split(`<untrusted-page-content nonce="${nonce}">\n`).slice(1);
-  return blocks.map((block) => block.split(`\n</untrusted-page-content nonce="${nonce}">`)[0]).join("\n");
-}
-
 describe.each(backends)("agent tools over $name", ({ backend }) => {
   let toolset: BrowserAgentTools;
   const results: ToolResult[] = [];
@@ -90,10 +83,11 @@ describe.each(backends)("agent tools over $name", ({ backend }) => {
 
   it("opens at a URL, observes refs, fills a whole form in one call and submits by ref", async () => {
     const opened = await ok("open", { url: fixtures.url("/form.html") });
-    expect(opened.text).toMatch(/^session s1 is open\noutcome: ok — navigate in s1\nnavigated: yes/);
-    expect(fenced(opened.text)).toContain(`url: ${fixtures.url("/form.html")}\ntitle: "Form"`);
+    expect(opened.text).toMatch(/^session s1 is open\noutcome: ok — navigate; navigated\n/);
+    // The page is where the model asked it to go: the URL is not repeated, the title is new.
+    expect(fenced(opened.text)).toBe('title: "Form"');
     const { text: snapshot } = await ok("observe");
-    expect(snapshot).toMatch(/^s1 page p1, aria \(\d+ bytes\)/);
+    expect(snapshot).toMatch(/^s1 page p1:\n<untrusted-page-content /);
     const fields = [
       { target: refOf(snapshot, /textbox "User name"/), value: "alice" },
       { target: refOf(snapshot, /textbox "Password"/), value: typedPassword },
@@ -102,13 +96,14 @@ describe.each(backends)("agent tools over $name", ({ backend }) => {
       { target: refOf(snapshot, /combobox "Colour"/), option: "Blue" },
     ];
     const filled = await ok("fill", { fields });
-    expect(filled.text).toMatch(/^outcome: ok — fill of 5 fields in s1\nnavigated: no/);
+    expect(filled.text).toMatch(/^outcome: ok — fill of 5 fields; /);
+    expect(filled.text.split("\n")[0]).not.toContain("navigated");
     const after = await ok("observe", { mode: "interactive" });
     expect(after.text).toMatch(/checkbox "Remember me" \[checked\]/);
     expect(after.text).toMatch(/combobox "Colour" value="Blue"/);
     expect(after.text).toMatch(/textbox "Password" value="\(hidden\)"/);
     const clicked = await ok("click", { target: refOf(after.text, /button "Sign in"/) });
-    expect(clicked.text).toContain("page text: 1 line added, 0 removed");
+    expect(clicked.text).toMatch(/^outcome: ok — click; text: 1 line added\n/);
     expect(fenced(clicked.text)).toContain("+ submitted:alice");
   });
 
@@ -126,7 +121,7 @@ describe.each(backends)("agent tools over $name", ({ backend }) => {
 
   it("types text and presses a key, hovers, scrolls and drags", async () => {
     const typed = await ok("type", { target: { by: "label", value: "User name" }, text: "bob", key: "Enter" });
-    expect(typed.text).toMatch(/^outcome: ok — type and press Enter in s1/);
+    expect(typed.text).toMatch(/^outcome: ok — type and press Enter; text: /);
     expect(fenced(typed.text)).toContain("+ b,o,b,Enter,");
     const hovered = await ok("hover", { target: { by: "text", value: "Hover me" } });
     expect(fenced(hovered.text)).toContain("+ Tooltip shown");
@@ -142,7 +137,7 @@ describe.each(backends)("agent tools over $name", ({ backend }) => {
 
   it("waits for text and fails a wait that times out", async () => {
     const waited = await ok("wait", { text: "Drop here" });
-    expect(waited.text).toMatch(/^outcome: ok — waited in s1/);
+    expect(waited.text).toMatch(/^outcome: ok — waited/);
     const missed = await call("wait", { text: "never on this page", timeoutMs: 300 });
     expect(missed.isError).toBe(true);
     expect(missed.text).toMatch(/^outcome: failed — wait \((timeout|action_failed)\)/);
@@ -172,7 +167,7 @@ describe.each(backends)("agent tools over $name", ({ backend }) => {
 
   it("uploads files and refuses an upload that is too large", async () => {
     const uploaded = await ok("upload", { target: { by: "label", value: "Avatar" }, files: [{ name: "a.txt", mimeType: "text/plain", base64: btoa("hello") }] });
-    expect(uploaded.text).toMatch(/^outcome: ok — upload in s1; files set: a\.txt \(5 bytes\)/);
+    expect(uploaded.text).toMatch(/^outcome: ok — upload; files set: a\.txt \(5 bytes\)/);
     const big = "A".repeat(Math.ceil((5 * 1024 * 1024 * 4) / 3));
     const refused = await call("upload", { target: { by: "label", value: "Avatar" }, files: [{ name: "big.bin", base64: big }] });
     expect(refused.text).toMatch(/^error: input\.files\[0\]\.base64: file larger than \d+ bytes/);
@@ -200,11 +195,15 @@ describe.each(backends)("agent tools over $name", ({ backend }) => {
 
   it("navigates by URL and history, and manages pages", async () => {
     const home = await ok("navigate", { url: fixtures.url("/index.html") });
-    expect(home.text).toContain("navigated: yes");
-    expect(fenced(home.text)).toContain('title: "Fixture home"');
+    expect(home.text).toMatch(/^outcome: ok — navigate; navigated\n/);
+    expect(fenced(home.text)).toBe('title: "Fixture home"');
     expect(fenced((await ok("navigate", { action: "back" })).text)).toContain('title: "Form"');
     expect(fenced((await ok("navigate", { action: "forward" })).text)).toContain('title: "Fixture home"');
-    expect((await ok("navigate", { action: "reload" })).text).toContain("navigated: yes");
+    // A reload lands where the page was: it navigated, and URL and title are not repeated.
+    expect((await ok("navigate", { action: "reload" })).text).toBe("outcome: ok — reload; navigated");
+    const redirected = await ok("navigate", { url: fixtures.url("/redirect?to=/second.html") });
+    expect(fenced(redirected.text)).toBe(`url: ${fixtures.url("/second.html")}\ntitle: "Second page"`);
+    await ok("navigate", { action: "back" });
     expect((await call("navigate", { url: "file:///etc/passwd" })).text).toMatch(/^outcome: failed — navigate \(url_policy\): Navigation to file:… refused/);
     expect((await call("navigate", {})).text).toBe("error: input.url: give exactly one of url or action");
     const popup = await ok("click", { target: { by: "role", role: "link", name: "Open in new tab" } });
@@ -212,7 +211,7 @@ describe.each(backends)("agent tools over $name", ({ backend }) => {
     // settle time) by the first action after it; either way the session then has two pages.
     const reportedAtOnce = /new pages: p\d+/.test(popup.text);
     await expect.poll(async () => (await ok("pages", { action: "list" })).text, { timeout: 10_000 }).toMatch(/^s1 has 2 pages:/);
-    if (!reportedAtOnce) expect(popup.text).toContain("navigated: no");
+    if (!reportedAtOnce) expect(popup.text.split("\n")[0]).not.toContain("navigated");
     const listed = await ok("pages", { action: "list" });
     expect(listed.text).toMatch(/^s1 has 2 pages:/);
     expect(fenced(listed.text)).toContain(fixtures.url("/second.html"));

@@ -32,9 +32,9 @@ const entries: Record<string, string> = {
 /**
  * Snippets that are not excerpts of an example yet: the hosted providers need
  * a stand-in for the provider's REST API and CDP (test/helpers/browserbase-mock.ts
- * and steel-mock.ts do it for the tests). Listed by the entry they import.
+ * and steel-mock.ts do it for the tests). Listed by the provider factory they import.
  */
-const notYetExamples = ["station-browser-use/browserbase", "station-browser-use/steel"];
+const notYetExamples = ["createBrowserbaseProvider", "createSteelProvider"];
 /** A generous bound that only ends a script that hangs; not a measure of speed. */
 const killAfterMs = 120_000;
 
@@ -221,7 +221,7 @@ function notAnExcerpt(snippet: ReturnType<typeof parse>, example: ReturnType<typ
 
 const exampleCode = Object.fromEntries(examples.map((file) => [file, parse(readFileSync(join(root, "examples", file), "utf8"), true)]));
 const snippets = documents.flatMap(snippetsOf);
-const excerptSnippets = snippets.filter((snippet) => !parse(snippet.code, false).imports.some((line) => notYetExamples.includes(line.module)));
+const excerptSnippets = snippets.filter((snippet) => !parse(snippet.code, false).imports.some((line) => line.names.some((name) => notYetExamples.includes(name))));
 
 describe("every ```ts snippet of the README and the bridges guide is an excerpt of an example", () => {
   it("finds the snippets, and only the hosted providers' are not examples yet", () => {

@@ -325,11 +325,41 @@ describe("renderAgentForm", () => {
     const output = lines(result.snapshot);
     expect(output[output.length - 1]).toMatch(/^… truncated at maxBytes=1024: \d+ more lines not shown/);
     const printed = output.slice(0, -1);
-    printed.forEach((line, index) => expect(line).toBe(`link "Link ${index}" [ref=e${index + 1}]`));
+    // Plain links in a row share `links:` lines of ten.
+    const tenFrom = (first: number) => Array.from({ length: 10 }, (_unused, offset) => `"Link ${first + offset}" [ref=e${first + offset + 1}]`).join(", ");
+    printed.forEach((line, index) => expect(line).toBe(`links: ${tenFrom(index * 10)}`));
     expect(mapped).toEqual(refsOutsideQuotes(result.snapshot));
-    expect(result.refs).toBe(printed.length);
+    expect(result.refs).toBe(printed.length * 10);
     const omitted = Number(/: (\d+) more lines/.exec(output[output.length - 1] as string)?.[1]);
-    expect(printed.length + omitted).toBe(200);
+    expect(printed.length + omitted).toBe(20);
+  });
+
+  it("lists three or more plain links in a row on shared lines, and links with more to say on their own", () => {
+    const link = (name: string, ref: string, extra: Partial<AriaNode> = {}): AriaNode => ({ role: "link", name, ref, ...extra });
+    const nodes: AriaNode[] = [
+      { role: "navigation", ref: "e1", children: [link("Home", "e2"), link("Blog", "e3"), link("Shop", "e4")] },
+      link("About", "e5"),
+      link("Jobs", "e6"),
+      { role: "button", name: "Go", ref: "e7" },
+      link("One", "e8"),
+      link("Two", "e9", { active: true }),
+      link("Three", "e10"),
+      link("", "e11", { url: "https://example.com/x" }),
+    ];
+    expect(lines(render(nodes).snapshot)).toEqual([
+      "navigation:",
+      ' links: "Home" [ref=e2], "Blog" [ref=e3], "Shop" [ref=e4]',
+      'link "About" [ref=e5]',
+      'link "Jobs" [ref=e6]',
+      'button "Go" [ref=e7]',
+      'link "One" [ref=e8]',
+      'link "Two" [focused] [ref=e9]',
+      'link "Three" [ref=e10]',
+      'link url="https://example.com/x" [ref=e11]',
+    ]);
+    // With boxes every link keeps its own line and box.
+    const boxed = nodes[0]!.children!.map((child) => ({ ...(child as AriaNode), box: { x: 1, y: 2, width: 3, height: 4 } }));
+    expect(lines(render(boxed, { boxes: true }).snapshot)).toEqual(['link "Home" [ref=e2] [box=1,2,3,4]', 'link "Blog" [ref=e3] [box=1,2,3,4]', 'link "Shop" [ref=e4] [box=1,2,3,4]']);
   });
 
   it("never exceeds a tiny maxBytes", () => {

@@ -90,14 +90,22 @@ describe("summarizeChange", () => {
 
   it("lists added and removed lines, counting repeats, within its byte budget", () => {
     const summary = summarize("Sign in\nHello\nHello", "Hello\nWrong password\n  Welcome   back ", 1024);
-    expect(summary.headline).toBe("page text: 2 lines added, 2 removed");
+    expect(summary.fact).toBe("text: 2 lines added, 2 removed");
     expect(summary.lines.split("\n")).toEqual(["+ Wrong password", "+ Welcome back", "- Sign in", "- Hello"]);
-    expect(summarize("a\nb", "b\na", 1024)).toEqual({ headline: "page text: unchanged", lines: "" });
+    expect(summarize("a\nb", "b\na", 1024)).toEqual({ fact: "text unchanged", lines: "" });
+    expect(summarize("a", "a\nb", 1024).fact).toBe("text: 1 line added");
+    expect(summarize("a\nb\nc", "a", 1024)).toEqual({ fact: "text: 2 lines removed", lines: "- b\n- c" });
     const big = summarize("", Array.from({ length: 500 }, (_, index) => `line ${index} ${"z".repeat(50)}`).join("\n"), 300);
     expect(utf8Length(big.lines)).toBeLessThanOrEqual(300);
-    expect(big.headline).toMatch(/500 lines added, 0 removed \(\d+ not shown\)/);
+    expect(big.fact).toBe("text: 500 lines added");
+  });
+
+  it("after a navigation lists only the first few lines the new page added, and none when the model asked for the page", () => {
     const navigated = summarize("Sign in", "Welcome\nInbox\na\nb\nc\nd\ne", 1024, true);
-    expect(navigated).toEqual({ headline: "page text: 7 lines added, 1 removed (3 not shown)", lines: "+ Welcome\n+ Inbox\n+ a\n+ b\n+ c" });
+    expect(navigated).toEqual({ fact: undefined, lines: "+ Welcome\n+ Inbox\n+ a" });
+    const long = summarize("", Array.from({ length: 3 }, (_, index) => `${index} ${"w".repeat(100)}`).join("\n"), 1024, true);
+    expect(utf8Length(long.lines)).toBeLessThanOrEqual(160);
+    expect(summarizeChange(diffText("Sign in", "Welcome"), 1024, true, false)).toEqual({ fact: undefined, lines: "" });
   });
 });
 

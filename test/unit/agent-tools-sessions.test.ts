@@ -2,7 +2,9 @@ import { describe, expect, it } from "vitest";
 import { createBrowserAgentTools, type AgentTool, type BrowserAgentToolsOptions } from "../../src/agent-tools/index.js";
 import { ActionFailedError, NotFoundError, OutcomeUnknownError } from "../../src/errors.js";
 import type { ManagedSessionInfo } from "../../src/lifecycle/manager.js";
+import { diffText } from "../../src/protocol/text-change.js";
 import { createStubBackend } from "../helpers/agent-tools-stub-backend.js";
+import { fenced } from "../helpers/fenced.js";
 
 function toolsetOver(stub: ReturnType<typeof createStubBackend>, options: Partial<BrowserAgentToolsOptions> = {}) {
   const toolset = createBrowserAgentTools({ client: stub.backend, maxSessions: 2, profileIds: ["research"], ...options });
@@ -254,7 +256,7 @@ describe("page probes", () => {
     const clicked = await call("click", { target: "e1" });
     expect(opsOf(mark)).toEqual(["click"]);
     expect(stub.calls.at(-1)!.command).toMatchObject({ op: "click", textChange: true });
-    expect(clicked.text).toContain("page text: unchanged");
+    expect(clicked.text).toMatch(/^outcome: ok — click; text unchanged\n/);
 
     mark = stub.calls.length;
     await call("type", { target: "e1", text: "hello there" });
@@ -278,7 +280,7 @@ describe("page probes", () => {
     const { call } = toolsetOver(stub);
     await call("open");
     const clicked = await call("click", { target: "e1" });
-    expect(clicked.text).toContain("page text: 1 line added, 1 removed");
+    expect(clicked.text).toMatch(/^outcome: ok — click; text: 1 line added, 1 removed\n/);
     expect(clicked.text).toContain("+ Signed in as Ada");
     expect(clicked.text).toContain("- Sign in");
   });
@@ -289,7 +291,54 @@ describe("page probes", () => {
     });
     const { call } = toolsetOver(stub);
     await call("open");
-    expect((await call("click", { target: "e1" })).text).toContain("page text: change not available");
+    expect((await call("click", { target: "e1" })).text).toMatch(/^outcome: ok — click; text change not available\n/);
+    // Not knowing the change is never worded as "nothing changed".
+    expect((await call("click", { target: "e1" })).text).toBe("outcome: ok — click; text change not available");
+  });
+
+  it("after a navigation an action caused, previews new lines only when neither URL nor title says where the page went", async () => {
+    const next: { url: string; title: string; text: string }[] = [
+      { url: "https://example.test/", title: "Example", text: "Welcome\nWrong password" },
+      { url: "https://example.test/inbox", title: "Inbox", text: "Inbox\n3 new messages" },
+    ];
+    const stub = createStubBackend({
+      execute: (_id, command) => {
+        if (command.op !== "click") return undefined;
+        const before = stub.page.text;
+        Object.assign(stub.page, next.shift());
+        return Promise.resolve({ ok: true, url: stub.page.url, title: stub.page.title, navigated: true, newPages: [], textChange: diffText(before, stub.page.text) });
+      },
+    });
+    const { call } = toolsetOver(stub);
+    await call("open");
+    await call("hover", { target: "e1" });
+    const rerendered = await call("click", { target: "e1" });
+    expect(rerendered.text.split("\n")[0]).toBe("outcome: ok — click; navigated");
+    expect(fenced(rerendered.text)).toBe("+ Wrong password");
+    const moved = await call("click", { target: "e1" });
+    expect(fenced(moved.text)).toBe('url: https://example.test/inbox\ntitle: "Inbox"');
+  });
+
+  it("tells the URL and title once: later results repeat neither while they stay the same, and say when nothing changed", async () => {
+    const stub = createStubBackend({
+      execute: (_id, command) => {
+        if (command.op === "press") return Promise.reject(new ActionFailedError("press: element is not attached"));
+        if (command.op === "click" && stub.page.text.includes("Sign in")) Object.assign(stub.page, { url: "https://example.test/inbox", title: "Inbox", text: "Welcome\nInbox" });
+        return undefined;
+      },
+    });
+    const { call } = toolsetOver(stub);
+    await call("open");
+    const first = await call("hover", { target: "e1" });
+    expect(fenced(first.text)).toBe('url: https://example.test/\ntitle: "Example"');
+    expect((await call("hover", { target: "e1" })).text).toBe("outcome: ok — hover; nothing changed");
+    const moved = await call("click", { target: "e1" });
+    expect(moved.text).toMatch(/^outcome: ok — click; text: 1 line added, 1 removed\n/);
+    expect(fenced(moved.text)).toBe('url: https://example.test/inbox\ntitle: "Inbox"\n+ Inbox\n- Sign in');
+    expect((await call("fill", { fields: [{ target: "e1", value: "x" }] })).text).toBe("outcome: ok — fill; nothing changed");
+    // A failure may have moved the page: the next result says where it is again.
+    expect((await call("type", { key: "Enter" })).isError).toBe(true);
+    expect(fenced((await call("hover", { target: "e1" })).text)).toBe('url: https://example.test/inbox\ntitle: "Inbox"');
   });
 });
 

@@ -123,6 +123,6 @@ export const uploadTool = defineBrowserTool({
   annotations: hints("Upload files", { destructiveHint: true, idempotentHint: true, openWorldHint: true }),
   async run(input, context) {
     const names = (result: unknown) => ((result as { files?: { name: string; bytes: number }[] }).files ?? []).map((file) => `${file.name} (${file.bytes} bytes)`);
-    return runAction(context, input.session, { op: "upload", target: toTarget(input.target), files: input.files }, "upload", (result) => `files set: ${names(result).join(", ")}`);
+    return runAction(context, input.session, { op: "upload", target: toTarget(input.target), files: input.files }, "upload", { note: (result) => `files set: ${names(result).join(", ")}` });
   },
 });

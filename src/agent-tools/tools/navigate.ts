@@ -5,7 +5,7 @@ import { defineBrowserTool, hints } from "../define-tool.js";
 import { invalidInputReply } from "../failure.js";
 import { described, sessionInput } from "../fields.js";
 import { addPage, textReply } from "../reply.js";
-import { describePage, type ActionCommand } from "../run-action.js";
+import { describePage, noteSelected, type ActionCommand } from "../run-action.js";
 import { runAction, runCommand } from "../run-command.js";
 
 /** navigate · pages · dialog: where the session is. */
@@ -29,7 +29,7 @@ export const navigateTool = defineBrowserTool({
     }
     return input.url === undefined
       ? runAction(context, input.session, { op: input.action! })
-      : runAction(context, input.session, { op: "navigate", url: input.url });
+      : runAction(context, input.session, { op: "navigate", url: input.url }, "navigate", { requestedUrl: input.url });
   },
 });
 
@@ -52,9 +52,10 @@ export const pagesTool = defineBrowserTool({
     if (input.page !== undefined && (input.action === "list" || input.action === "new")) return invalidInputReply(`input.page: only allowed with action "select" or "close"`);
     if (input.action === "select" && input.page === undefined) return invalidInputReply(`input.page: required with action "select"`);
     if (input.action === "list") {
-      return runCommand(context, input.session, { op: "pages" }, "list pages", ({ pages }, entry) =>
-        addPage(textReply([`${entry.alias} has ${pages.length} page${pages.length === 1 ? "" : "s"}:`]), pages.map((page) => describePage(page)).join("\n")),
-      );
+      return runCommand(context, input.session, { op: "pages" }, "list pages", ({ pages }, entry) => {
+        noteSelected(entry, pages);
+        return addPage(textReply([`${entry.alias} has ${pages.length} page${pages.length === 1 ? "" : "s"}:`]), pages.map((page) => describePage(page)).join("\n"));
+      });
     }
     const command: ActionCommand =
       input.action === "new"
@@ -63,9 +64,10 @@ export const pagesTool = defineBrowserTool({
           ? { op: "selectPage", pageId: input.page! }
           : { op: "closePage", ...(input.page === undefined ? {} : { pageId: input.page }) };
     const pageIdOf = (result: unknown) => (result as { pageId?: unknown }).pageId;
-    return runAction(context, input.session, command, `${input.action} page`, (result) =>
-      typeof pageIdOf(result) === "string" ? `page ${String(pageIdOf(result))} is selected` : undefined,
-    );
+    return runAction(context, input.session, command, `${input.action} page`, {
+      note: (result) => (typeof pageIdOf(result) === "string" ? `page ${String(pageIdOf(result))} is selected` : undefined),
+      ...(input.url === undefined ? {} : { requestedUrl: input.url }),
+    });
   },
 });
 

@@ -10,7 +10,7 @@ import { described, sessionInput, targetField, toTarget } from "../fields.js";
 import { agentToolLimits } from "../limits.js";
 import { readText } from "../page-probe.js";
 import { addPage, textReply, type ToolReply } from "../reply.js";
-import { describeAction } from "../run-action.js";
+import { actionFacts } from "../run-action.js";
 import { runCommand, tryOnSession } from "../run-command.js";
 import type { SessionEntry } from "../sessions.js";
 
@@ -41,24 +41,24 @@ export const observeTool = defineBrowserTool({
     return mode === "dom"
       ? runCommand(context, input.session, { op: "inspect", maxElements: agentToolLimits.domElementsDefault, maxTextLength: 120 }, "observe (dom)", describeDom)
       : runCommand(context, input.session, { op: "accessibility", mode: "agent", maxBytes, interactiveOnly: mode === "interactive" }, `observe (${mode})`, (result, entry) => {
-          const cut = result.truncated ? "; cut to fit (try mode interactive)" : "";
-          const reply = textReply([`${entry.alias} page ${result.pageId}, ${mode} (${result.bytes} bytes${cut}); these refs replace earlier refs of the page:`]);
-          return addPage(reply, result.snapshot);
+          // The description says that new refs replace the page's older ones; the result only names the page.
+          const cut = result.truncated ? " (cut to fit; try mode interactive)" : "";
+          return addPage(textReply([`${entry.alias} page ${result.pageId}${cut}:`]), result.snapshot);
         });
   },
 });
 
 async function observeText(context: ToolContext, entry: SessionEntry): Promise<ToolReply> {
   const text = await readText(context.backend, entry.id, context.signal);
-  const reply = textReply([`${entry.alias} visible text of the selected page (no refs; use mode aria to act):`]);
+  const reply = textReply([`${entry.alias} page text (no refs):`]);
   return addPage(reply, text.trim() === "" ? "(no visible text)" : text);
 }
 
 function describeDom(result: CommandResult<"inspect">, entry: SessionEntry): ToolReply {
   const { width, height } = result.viewport;
   const reply = textReply([
-    `${entry.alias} DOM elements (${result.elements.length}${result.truncated ? ", more not listed" : ""}); no refs: target them by role and name, text or selector. ` +
-      `Boxes are x,y,width,height in CSS pixels of the ${width}×${height} viewport.`,
+    `${entry.alias} DOM elements (${result.elements.length}${result.truncated ? ", more not listed" : ""}; no refs: use locators; ` +
+      `boxes x,y,width,height in CSS pixels of the ${width}×${height} viewport):`,
   ]);
   return addPage(reply, result.elements.map(describeElement).join("\n"));
 }
@@ -123,6 +123,11 @@ export const waitTool = defineBrowserTool({
       ...(input.state === undefined ? {} : { state: input.state }),
       ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
     } as const;
-    return runCommand(context, input.session, command, "wait", (result, entry) => describeAction(textReply([`outcome: ok — waited in ${entry.alias}`]), result));
+    return runCommand(context, input.session, command, "wait", (result, entry) => {
+      // A wait reports no text change: the outcome line says where the page is only when that is news.
+      const facts = actionFacts(result, entry.seen);
+      entry.seen = { url: result.url, title: result.title };
+      return addPage(textReply([`outcome: ok — waited${facts.outcome ? `; ${facts.outcome}` : ""}`]), facts.page.join("\n"));
+    });
   },
 });

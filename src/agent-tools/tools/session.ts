@@ -8,7 +8,7 @@ import { defineBrowserTool, hints, type ToolContext } from "../define-tool.js";
 import { failureReply, invalidInputReply } from "../failure.js";
 import { described, sessionAlias, sessionInput, toolInput } from "../fields.js";
 import { addPage, textReply, type ToolReply } from "../reply.js";
-import { describePage, onSession, runSteps } from "../run-action.js";
+import { describePage, noteSelected, onSession, runSteps } from "../run-action.js";
 import { isRefusal, raceAbort, refusalReply, type SessionEntry, type UncertainOpening } from "../sessions.js";
 
 /** open · close · checkpoint: the session lifecycle as the model drives it. */
@@ -111,8 +111,8 @@ export const openTool = defineBrowserTool({
     const entry = opened;
     const headline = `session ${entry.alias} is open${entry.profileId === undefined ? "" : ` with profile ${entry.profileId}`}${checkpoint ? ` (resumed from ${input.checkpoint})` : ""}`;
     if (checkpoint) return sessions.exclusive(entry, undefined, () => listPages(context, entry, headline));
-    if (!navigate) return textReply([`${headline}. Navigate with station_browser_navigate, then observe.`]);
-    const reply = await sessions.exclusive(entry, context.signal, () => runSteps(context, entry, [{ command: navigate, label: "navigate", fieldRoot: "input" }], "navigate"));
+    if (!navigate) return textReply([headline]);
+    const reply = await sessions.exclusive(entry, context.signal, () => runSteps(context, entry, [{ command: navigate, label: "navigate", fieldRoot: "input" }], "navigate", { requestedUrl: navigate.url }));
     reply.parts.unshift({ kind: "text", text: reply.isError ? `${headline}, but the first navigation failed:` : headline });
     return reply;
   },
@@ -122,6 +122,7 @@ export const openTool = defineBrowserTool({
 async function listPages(context: ToolContext, entry: SessionEntry, headline: string): Promise<ToolReply> {
   try {
     const { pages } = await context.backend.execute(entry.id, { op: "pages" });
+    noteSelected(entry, pages);
     const reply = textReply([`${headline}; ${pages.length} page${pages.length === 1 ? "" : "s"}:`]);
     return addPage(reply, pages.map((page) => describePage(page)).join("\n"));
   } catch {

@@ -14,7 +14,7 @@
  *   options: "Austria", "Belgium", "France", … 190 more
  *  button "Sign in" [ref=e7]
  *  "By signing in you accept the terms"
- *  link "Terms" [ref=e8]
+ *  links: "Terms" [ref=e8], "Privacy" [ref=e9], "Help" [ref=e10]
  * … 12 more text lines not shown
  * ```
  * - `role "label" [flags] key="value"… [ref=R]` is an element (with
@@ -29,6 +29,9 @@
  *   the depth limit the line ends with `… N more lines deeper` instead.
  * - `h1`…`h6 "text"` is a heading; a heading made of one link or button is
  *   printed as `h2 link "text" [ref=R]`.
+ * - `links: "Home" [ref=R1], "Blog" [ref=R2], …` lists three or more plain
+ *   links in a row (named, no state), up to ten a line: the same as a
+ *   `link "Home" [ref=R1]` line each, in fewer bytes.
  * - A bare `"text"` line is static text; `img "name"` an image's name.
  * - Lines starting with `…` are notes from the renderer, not page content.
  *
@@ -88,13 +91,26 @@ export function renderAgentForm(nodes: unknown, options: AgentFormOptions): Agen
   const { items, keep, omittedText } = selectItems(collectAgentItems(readAriaNodes(nodes)), options);
   const depth = Math.max(0, Math.min(maxDepth, Math.floor(options.depth)));
   const lines: SnapshotLine[] = [];
+  // Plain links in a row at one level, waiting to be printed on shared `links:` lines.
+  let run: ElementItem[] = [];
+  const flush = () => {
+    lines.push(...renderLinkRun(run, options));
+    run = [];
+  };
   for (let index = 0; index < items.length; index++) {
     const item = items[index] as AgentItem;
     if (!keep[index] || item.level > depth) continue;
+    if (isPlainLink(item, options)) {
+      if (run.length && run[0]!.level !== item.level) flush();
+      run.push(item as ElementItem);
+      continue;
+    }
+    flush();
     const inside = item.kind === "section" || (item.kind === "element" && item.opens) ? keptInside(items, keep, index) : 0;
     const deeper = item.level === depth && inside ? ` … ${inside} more lines deeper` : "";
     lines.push(...renderItem(item, options, inside > 0, deeper));
   }
+  flush();
   if (omittedText) lines.push({ head: `… ${omittedText} more text lines not shown`, tail: "" });
   return assembleLines(lines, options.maxBytes, options.mapRef, (omittedLines) =>
     `… truncated at maxBytes=${options.maxBytes}: ${omittedLines} more lines not shown (raise maxBytes or use interactiveOnly)`,
@@ -284,6 +300,30 @@ function renderElement(item: ElementItem, options: AgentFormOptions, opens: bool
     const { names, total } = item.options;
     const more = total > names.length ? `, … ${total - names.length} more` : "";
     lines.push({ head: `${indent} options: ${names.map(quoteText).join(", ")}${more}`, tail: "" });
+  }
+  return lines;
+}
+
+/** Links in a row that share one `links:` line: at least this many, at most `linksPerLine` a line. */
+const linkRunMin = 3;
+const linksPerLine = 10;
+
+/** A link with a name and nothing else to say (no state, no box, no children): it can share a `links:` line. */
+function isPlainLink(item: AgentItem, options: AgentFormOptions): boolean {
+  if (item.kind !== "element" || item.node.role !== "link" || options.boxes) return false;
+  const { node } = item;
+  const stateless = !node.checked && !node.pressed && !node.selected && !node.expanded && !node.disabled && !node.invalid && !node.active;
+  return stateless && item.label !== "" && !item.opens && item.headingLevel === undefined && item.value === undefined && !item.placeholder && !item.url;
+}
+
+/** Links in a row: `links: "Home" [ref=e1], "Blog" [ref=e2], …` (fewer than {@link linkRunMin}: a line each). */
+function renderLinkRun(run: readonly ElementItem[], options: AgentFormOptions): SnapshotLine[] {
+  if (run.length < linkRunMin) return run.flatMap((item) => renderElement(item, options, false, "", " ".repeat(item.level)));
+  const lines: SnapshotLine[] = [];
+  for (let start = 0; start < run.length; start += linksPerLine) {
+    const chunk = run.slice(start, start + linksPerLine);
+    const [first, ...rest] = chunk.map((item, index) => ({ head: `${index ? ", " : ""}${quoteText(item.label)} [ref=`, ref: item.ref, tail: "]" }));
+    lines.push({ ...first!, head: `${" ".repeat(chunk[0]!.level)}links: ${first!.head}`, more: rest });
   }
   return lines;
 }

@@ -5,12 +5,19 @@
  * Pure: no Node builtins, no playwright-core at runtime.
  */
 
-/** One output line: `head + mapRef(ref) + tail`, or `head + tail` without a ref. */
+/**
+ * One output line: `head + mapRef(ref) + tail`, or `head + tail` without a
+ * ref; then each of `more` the same way (a line listing several elements).
+ */
 export interface SnapshotLine {
   head: string;
   ref?: string;
   tail: string;
+  more?: readonly { head: string; ref: string; tail: string }[];
 }
+
+/** The segments of a line, in output order. */
+const segmentsOf = (line: SnapshotLine) => [{ head: line.head, ref: line.ref, tail: line.tail }, ...(line.more ?? [])];
 
 /** What the byte-bounded assembly produced. */
 export interface AssembledSnapshot {
@@ -81,22 +88,24 @@ export function assembleLines(
     const linesAfter = lines.length - index - 1;
     // Room for the marker in case a later line does not fit (fewer omitted lines never make it longer).
     const reserve = linesAfter ? utf8Length(truncationMarker(linesAfter)) + 1 : 0;
-    const fixedBytes = separator + utf8Length(line.head) + utf8Length(line.tail);
-    const estimate = fixedBytes + (line.ref === undefined ? 0 : ASSUMED_REF_LENGTH);
+    const segments = segmentsOf(line);
+    const lineRefs = segments.filter((segment) => segment.ref !== undefined).length;
+    const fixedBytes = separator + segments.reduce((sum, segment) => sum + utf8Length(segment.head) + utf8Length(segment.tail), 0);
+    const estimate = fixedBytes + lineRefs * ASSUMED_REF_LENGTH;
     if (bytes + estimate + reserve > limit) {
       return finishTruncated(output, bytes, refs, limit, truncationMarker(lines.length - index));
     }
     let lineBytes = fixedBytes;
-    let text = line.head + line.tail;
-    if (line.ref !== undefined) {
-      const mapped = mapRef(line.ref);
-      text = line.head + mapped + line.tail;
+    let text = "";
+    for (const segment of segments) {
+      const mapped = segment.ref === undefined ? "" : mapRef(segment.ref);
+      text += segment.head + mapped + segment.tail;
       lineBytes += utf8Length(mapped);
-      if (bytes + lineBytes + reserve > limit) {
-        return finishTruncated(output, bytes, refs, limit, truncationMarker(lines.length - index));
-      }
-      refs += 1;
     }
+    if (lineRefs && bytes + lineBytes + reserve > limit) {
+      return finishTruncated(output, bytes, refs, limit, truncationMarker(lines.length - index));
+    }
+    refs += lineRefs;
     output.push(text);
     bytes += lineBytes;
   }

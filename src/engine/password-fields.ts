@@ -9,6 +9,10 @@ import type { Frame, Locator, Page } from "playwright-core";
  * `String.prototype.includes` in its own world changes nothing here, and the
  * values read stay in Node. Cross-origin iframes are frames of the page like
  * any other. Anything that cannot be read counts as a password.
+ *
+ * A page without password inputs costs one read per frame (their count), all
+ * at once: with none in any frame, neither the target nor the focused element
+ * can be one. Only frames that have some are read further.
  */
 
 const passwordInput = "input[type=password i]";
@@ -38,22 +42,26 @@ export async function mayHoldPassword(page: Page, typed: string, target?: Locato
   }
 }
 
-/** Every read runs at once (frames, and the reads of a frame, are independent): any "yes", or any failure, answers yes. */
+/** One count per frame first; then, where a frame has password inputs, the target, the focus and the values (any "yes", or any failure, answers yes). */
 async function check(page: Page, typed: string, target: Locator | undefined): Promise<boolean> {
   const frames = page.frames().filter((frame) => !frame.isDetached());
   if (frames.length > maxFrames) return true;
+  const counts = await Promise.all(frames.map((frame) => frame.locator(passwordInput).count()));
+  if (counts.every((count) => count === 0)) return false;
+  if (counts.some((count) => count > maxFieldsPerFrame)) return true;
   const targetIsPassword = target ? target.locator(`:scope:is(${passwordInput})`).count().then((count) => count > 0) : false;
-  const answers = await Promise.all([targetIsPassword, ...frames.map((frame) => frameMayHold(frame, typed))]);
+  const holding = frames.flatMap((frame, index) => (counts[index]! > 0 ? [frameMayHold(frame, typed, counts[index]!)] : []));
+  const answers = await Promise.all([targetIsPassword, ...holding]);
   return answers.some(Boolean);
 }
 
-async function frameMayHold(frame: Frame, typed: string): Promise<boolean> {
+/** Whether a frame with `count` password inputs has one focused, or one whose value and `typed` overlap. */
+async function frameMayHold(frame: Frame, typed: string, count: number): Promise<boolean> {
   const fields = frame.locator(passwordInput);
   // `:focus` matches only in the focused frame: the element keys go to.
-  const [count, focused] = await Promise.all([fields.count(), frame.locator(`${passwordInput}:focus`).count()]);
-  if (count === 0) return false;
-  if (count > maxFieldsPerFrame || focused > 0) return true;
-  if (typed === "") return false;
-  const values = await Promise.all(Array.from({ length: count }, (_, index) => fields.nth(index).inputValue({ timeout: valueTimeoutMs })));
-  return values.some((value) => value !== "" && (typed.includes(value) || value.includes(typed)));
+  const focused = frame.locator(`${passwordInput}:focus`).count();
+  const values = typed === "" ? [] : Array.from({ length: count }, (_, index) => fields.nth(index).inputValue({ timeout: valueTimeoutMs }));
+  const [focusedCount, read] = await Promise.all([focused, Promise.all(values)]);
+  if (focusedCount > 0) return true;
+  return read.some((value) => value !== "" && (typed.includes(value) || value.includes(typed)));
 }

@@ -44,6 +44,26 @@ describe("round trips of an action (real Chromium)", () => {
     expect(count).not.toHaveBeenCalled();
   });
 
+  it("fill and type on a page without password fields count them once per frame and read no value", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/visible-text.html") });
+    const { title, count } = spies();
+    const inputValue = vi.spyOn(locatorPrototype, "inputValue");
+    const filled = await browser.adapter.execute(handle, { op: "fill", selector: "#name", value: "plain words" });
+    expect(filled).toMatchObject({ sensitive: false, title: "Visible text" });
+    expect(count).toHaveBeenCalledTimes(1);
+    const typed = await browser.adapter.execute(handle, { op: "type", text: " more" });
+    expect(typed).toMatchObject({ sensitive: false });
+    expect(count).toHaveBeenCalledTimes(2);
+    expect(inputValue).not.toHaveBeenCalled();
+    expect(title).not.toHaveBeenCalled();
+    // Three frames (the page, an iframe and the iframe's own): one count each.
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    count.mockClear();
+    expect(await browser.adapter.execute(handle, { op: "fill", selector: "#code", value: "1234" })).toMatchObject({ sensitive: false });
+    expect(count).toHaveBeenCalledTimes(3);
+    expect(inputValue).not.toHaveBeenCalled();
+  });
+
   it("reads the title again once the page navigated", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
     const { title } = spies();

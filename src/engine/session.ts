@@ -409,11 +409,6 @@ export class EngineSession {
   }
 }
 
-/** The page title, or "" while the page is between documents (or waits for one that has not answered). */
-export async function safeTitle(page: Page): Promise<string> {
-  return (await readTitle(page)) ?? "";
-}
-
 /** The page title, or `undefined` when it cannot be read now (between documents, or the page went away). */
 async function readTitle(page: Page): Promise<string | undefined> {
   if (isNavigationPending(page)) return undefined;

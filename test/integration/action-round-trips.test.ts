@@ -64,6 +64,18 @@ describe("round trips of an action (real Chromium)", () => {
     expect(inputValue).not.toHaveBeenCalled();
   });
 
+  it("reads a page's text and title in one call", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    await browser.adapter.execute(handle, { op: "click", selector: "#retitle" });
+    const { title } = spies();
+    const evaluate = vi.spyOn(pagePrototype, "evaluate");
+    const read = await browser.adapter.execute(handle, { op: "text" });
+    expect(read).toMatchObject({ title: "Retitled", truncated: false });
+    expect(read.text).toContain("Hover me");
+    expect(evaluate).toHaveBeenCalledTimes(1);
+    expect(title).not.toHaveBeenCalled();
+  });
+
   it("reads the title again once the page navigated", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
     const { title } = spies();

@@ -76,6 +76,20 @@ describe("round trips of an action (real Chromium)", () => {
     expect(title).not.toHaveBeenCalled();
   });
 
+  it("an accessibility snapshot checks its filled fields for passwords in one count per frame", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    await browser.adapter.execute(handle, { op: "fill", selector: "#email", value: "ada@example.com" });
+    await browser.adapter.execute(handle, { op: "fill", selector: "#code", value: "1234" });
+    await browser.adapter.execute(handle, { op: "fill", target: { by: "selector", selector: "#card", frame: ["#outer", "#inner"] }, value: "4242" });
+    const { count } = spies();
+    const evaluate = vi.spyOn(locatorPrototype, "evaluate");
+    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility" });
+    for (const value of ["ada@example.com", "1234", "4242"]) expect(snapshot).toContain(value);
+    // Two frames hold filled fields (the page and the inner iframe): one count each.
+    expect(count).toHaveBeenCalledTimes(2);
+    expect(evaluate).not.toHaveBeenCalled();
+  });
+
   it("reads the title again once the page navigated", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
     const { title } = spies();

@@ -1,4 +1,5 @@
 import type { Frame, Locator, Page } from "playwright-core";
+import type { MainFrameProbe } from "./isolated-world.js";
 
 /**
  * Whether text the engine just put into a page may sit in a password field,
@@ -12,7 +13,9 @@ import type { Frame, Locator, Page } from "playwright-core";
  *
  * A page without password inputs costs one read per frame (their count), all
  * at once: with none in any frame, neither the target nor the focused element
- * can be one. Only frames that have some are read further.
+ * can be one. Only frames that have some are read further. A page of one
+ * frame is counted with one CDP request in the engine's own isolated world
+ * ({@link MainFrameProbe}), when it can be.
  */
 
 const passwordInput = "input[type=password i]";
@@ -30,11 +33,11 @@ const valueTimeoutMs = 1_000;
  * typed text holds its value (PIN boxes that move focus on, a field that lost
  * focus). Never throws.
  */
-export async function mayHoldPassword(page: Page, typed: string, target?: Locator): Promise<boolean> {
+export async function mayHoldPassword(page: Page, typed: string, target?: Locator, probe?: MainFrameProbe): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const giveUp = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), checkTimeoutMs)));
   try {
-    return await Promise.race([check(page, typed, target), giveUp]);
+    return await Promise.race([check(page, typed, target, probe), giveUp]);
   } catch {
     return true;
   } finally {
@@ -43,9 +46,10 @@ export async function mayHoldPassword(page: Page, typed: string, target?: Locato
 }
 
 /** One count per frame first; then, where a frame has password inputs, the target, the focus and the values (any "yes", or any failure, answers yes). */
-async function check(page: Page, typed: string, target: Locator | undefined): Promise<boolean> {
+async function check(page: Page, typed: string, target: Locator | undefined, probe: MainFrameProbe | undefined): Promise<boolean> {
   const frames = page.frames().filter((frame) => !frame.isDetached());
   if (frames.length > maxFrames) return true;
+  if (frames.length === 1 && probe && (await probe.countPasswordInputs()) === 0) return false;
   const counts = await Promise.all(frames.map((frame) => frame.locator(passwordInput).count()));
   if (counts.every((count) => count === 0)) return false;
   if (counts.some((count) => count > maxFieldsPerFrame)) return true;

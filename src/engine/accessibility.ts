@@ -1,10 +1,10 @@
-import type { Page } from "playwright-core";
 import { limits } from "../protocol/limits.js";
 import type { CommandOf } from "../protocol/commands.js";
 import type { AccessibilityResult } from "../protocol/results.js";
 import { renderAgentForm } from "./aria/agent-form.js";
 import { renderFullForm } from "./aria/full-form.js";
-import { hideValues, refsWithValues } from "./aria/hide-values.js";
+import { hideValues } from "./aria/hide-values.js";
+import { passwordRefs } from "./password-refs.js";
 import type { EngineSession, PageState } from "./session.js";
 
 /** The ref of the first node of a snapshot (the main frame's root). */
@@ -12,24 +12,6 @@ function firstRef(nodes: unknown): string | undefined {
   const [first] = Array.isArray(nodes) ? nodes : [nodes];
   const ref = (first as { ref?: unknown } | undefined)?.ref;
   return typeof ref === "string" ? ref : undefined;
-}
-
-/**
- * Refs of password inputs among the fields that show a value. Refs resolve
- * against the latest snapshot, which is the one just taken.
- */
-async function passwordRefs(page: Page, nodes: unknown): Promise<Set<string>> {
-  const candidates = refsWithValues(nodes);
-  const verdicts = await Promise.all(
-    candidates.map((ref) =>
-      page
-        .getByRef(ref)
-        .evaluate((element) => element instanceof HTMLInputElement && element.type === "password", undefined, { timeout: 2000 })
-        // A field we cannot check is treated as secret.
-        .catch(() => true),
-    ),
-  );
-  return new Set(candidates.filter((_ref, index) => verdicts[index]));
 }
 
 /**

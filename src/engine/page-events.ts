@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from "playwright-core";
+import type { BrowserContext, CDPSession, Page } from "playwright-core";
 
 /** What Chromium says about a download of a page while its bytes arrive. */
 export type DownloadProgressEvent =
@@ -21,9 +21,10 @@ export interface PageEventListeners {
  * (`Page.windowOpen`: `window.open`, a `target=_blank` link, a form into a new
  * window), before the page of that window surfaces. Best effort: when no CDP
  * session can be made, nothing is reported (a download's size is then checked
- * when it ends; a popup is reported when it surfaces).
+ * when it ends; a popup is reported when it surfaces). Resolves to the CDP
+ * session (its Page domain enabled), for other uses of the page's one session.
  */
-export async function watchPageEvents(context: BrowserContext, page: Page, listeners: PageEventListeners): Promise<void> {
+export async function watchPageEvents(context: BrowserContext, page: Page, listeners: PageEventListeners): Promise<CDPSession | undefined> {
   try {
     const cdp = await context.newCDPSession(page);
     cdp.on("Page.downloadWillBegin", (event) => listeners.download({ kind: "begin", guid: event.guid, url: event.url }));
@@ -32,7 +33,9 @@ export async function watchPageEvents(context: BrowserContext, page: Page, liste
     );
     cdp.on("Page.windowOpen", () => listeners.windowOpened());
     await cdp.send("Page.enable");
+    return cdp;
   } catch {
     // The page closed first, or the browser offers no CDP session for it.
+    return undefined;
   }
 }

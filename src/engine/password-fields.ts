@@ -1,4 +1,5 @@
 import type { Frame, Locator, Page } from "playwright-core";
+import type { MainFrameProbe } from "./isolated-world.js";
 
 /**
  * Whether text the engine just put into a page may sit in a password field,
@@ -9,6 +10,12 @@ import type { Frame, Locator, Page } from "playwright-core";
  * `String.prototype.includes` in its own world changes nothing here, and the
  * values read stay in Node. Cross-origin iframes are frames of the page like
  * any other. Anything that cannot be read counts as a password.
+ *
+ * A page without password inputs costs one read per frame (their count), all
+ * at once: with none in any frame, neither the target nor the focused element
+ * can be one. Only frames that have some are read further. A page of one
+ * frame is counted with one CDP request in the engine's own isolated world
+ * ({@link MainFrameProbe}), when it can be.
  */
 
 const passwordInput = "input[type=password i]";
@@ -26,11 +33,11 @@ const valueTimeoutMs = 1_000;
  * typed text holds its value (PIN boxes that move focus on, a field that lost
  * focus). Never throws.
  */
-export async function mayHoldPassword(page: Page, typed: string, target?: Locator): Promise<boolean> {
+export async function mayHoldPassword(page: Page, typed: string, target?: Locator, probe?: MainFrameProbe): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const giveUp = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), checkTimeoutMs)));
   try {
-    return await Promise.race([check(page, typed, target), giveUp]);
+    return await Promise.race([check(page, typed, target, probe), giveUp]);
   } catch {
     return true;
   } finally {
@@ -38,22 +45,27 @@ export async function mayHoldPassword(page: Page, typed: string, target?: Locato
   }
 }
 
-/** Every read runs at once (frames, and the reads of a frame, are independent): any "yes", or any failure, answers yes. */
-async function check(page: Page, typed: string, target: Locator | undefined): Promise<boolean> {
+/** One count per frame first; then, where a frame has password inputs, the target, the focus and the values (any "yes", or any failure, answers yes). */
+async function check(page: Page, typed: string, target: Locator | undefined, probe: MainFrameProbe | undefined): Promise<boolean> {
   const frames = page.frames().filter((frame) => !frame.isDetached());
   if (frames.length > maxFrames) return true;
+  if (frames.length === 1 && probe && (await probe.countPasswordInputs()) === 0) return false;
+  const counts = await Promise.all(frames.map((frame) => frame.locator(passwordInput).count()));
+  if (counts.every((count) => count === 0)) return false;
+  if (counts.some((count) => count > maxFieldsPerFrame)) return true;
   const targetIsPassword = target ? target.locator(`:scope:is(${passwordInput})`).count().then((count) => count > 0) : false;
-  const answers = await Promise.all([targetIsPassword, ...frames.map((frame) => frameMayHold(frame, typed))]);
+  const holding = frames.flatMap((frame, index) => (counts[index]! > 0 ? [frameMayHold(frame, typed, counts[index]!)] : []));
+  const answers = await Promise.all([targetIsPassword, ...holding]);
   return answers.some(Boolean);
 }
 
-async function frameMayHold(frame: Frame, typed: string): Promise<boolean> {
+/** Whether a frame with `count` password inputs has one focused, or one whose value and `typed` overlap. */
+async function frameMayHold(frame: Frame, typed: string, count: number): Promise<boolean> {
   const fields = frame.locator(passwordInput);
   // `:focus` matches only in the focused frame: the element keys go to.
-  const [count, focused] = await Promise.all([fields.count(), frame.locator(`${passwordInput}:focus`).count()]);
-  if (count === 0) return false;
-  if (count > maxFieldsPerFrame || focused > 0) return true;
-  if (typed === "") return false;
-  const values = await Promise.all(Array.from({ length: count }, (_, index) => fields.nth(index).inputValue({ timeout: valueTimeoutMs })));
-  return values.some((value) => value !== "" && (typed.includes(value) || value.includes(typed)));
+  const focused = frame.locator(`${passwordInput}:focus`).count();
+  const values = typed === "" ? [] : Array.from({ length: count }, (_, index) => fields.nth(index).inputValue({ timeout: valueTimeoutMs }));
+  const [focusedCount, read] = await Promise.all([focused, Promise.all(values)]);
+  if (focusedCount > 0) return true;
+  return read.some((value) => value !== "" && (typed.includes(value) || value.includes(typed)));
 }

@@ -6,6 +6,7 @@ import { refusalReason, sanitizeUrl } from "../protocol/url-policy.js";
 import { DiagnosticsRing } from "./diagnostics-ring.js";
 import { watchPageEvents } from "./page-events.js";
 import { DownloadStore } from "./downloads.js";
+import { MainFrameProbe } from "./isolated-world.js";
 import { isNavigationPending, PendingNavigation } from "./pending-navigation.js";
 import { RefRegistry } from "./refs.js";
 
@@ -19,6 +20,8 @@ export interface PageState {
   navigation: PendingNavigation;
   /** The title last read, until the page navigates or loads (action results reuse it). */
   title?: string | undefined;
+  /** Reads of the main frame in the engine's own isolated world, over the page's CDP session. */
+  probe?: MainFrameProbe;
 }
 
 /** Counters an action is measured against, taken before it runs. */
@@ -288,13 +291,14 @@ export class EngineSession {
     page.on("close", () => this.unregister(state));
     page.on("dialog", (dialog) => void this.handleDialog(state, dialog));
     page.on("download", (download: Download) => this.downloads.track(download, state.id));
-    void watchPageEvents(this.context, page, {
+    const cdp = watchPageEvents(this.context, page, {
       download: (event) => this.downloads.observe(event),
       windowOpened: () => {
         this.windowOpens++;
         this.wakePopupWaiters();
       },
     });
+    state.probe = new MainFrameProbe(cdp);
     page.on("console", (message) => {
       // Chromium's own verbose hints ("[DOM] Input elements should have autocomplete…") are noise.
       const type: string = message.type();
@@ -407,11 +411,6 @@ export class EngineSession {
       // The page went away with its dialog; nothing left to handle.
     }
   }
-}
-
-/** The page title, or "" while the page is between documents (or waits for one that has not answered). */
-export async function safeTitle(page: Page): Promise<string> {
-  return (await readTitle(page)) ?? "";
 }
 
 /** The page title, or `undefined` when it cannot be read now (between documents, or the page went away). */

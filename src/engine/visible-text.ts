@@ -11,6 +11,23 @@ export function readVisibleText(): string {
   return body ? String(body.innerText) : "";
 }
 
+/** {@link readVisibleText} and the document's title, in one call. Runs in the page, so it must be self-contained. */
+export function readVisibleTextAndTitle(): { text: string; title: string } {
+  const body = document.body;
+  return { text: body ? String(body.innerText) : "", title: String(document.title) };
+}
+
+/**
+ * The visible text and the title of a page's main frame in one round trip.
+ * Both come from page code (the page owns them anyway); anything but strings
+ * reads as empty.
+ */
+export async function readTextAndTitle(page: Page): Promise<{ text: string; title: string }> {
+  const read: unknown = await page.evaluate(readVisibleTextAndTitle);
+  const { text, title } = (typeof read === "object" && read !== null ? read : {}) as { text?: unknown; title?: unknown };
+  return { text: typeof text === "string" ? text : "", title: typeof title === "string" ? title : "" };
+}
+
 /**
  * The visible text for a change summary, or `undefined` when it cannot be
  * read in time (a page between documents, a closed page). Never throws.

@@ -25,6 +25,11 @@ export function createMemoryStateStore(): StateStore {
     },
     async appendJournal(entries: readonly JournalEntry[]) {
       for (const entry of entries) {
+        // A start has a new, highest seq: appended without a search.
+        if (!(journal.length > 0 && journal[journal.length - 1]!.seq >= entry.seq)) {
+          journal.push({ ...entry });
+          continue;
+        }
         // Searched from the newest: an action's finish is usually near the end.
         let index = journal.length - 1;
         while (index >= 0 && journal[index]!.seq !== entry.seq) index--;

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { BrowserContext, Locator, Page } from "playwright-core";
+import type { BrowserContext, CDPSession, Locator, Page } from "playwright-core";
 import { AmbiguousTargetError, NotFoundError } from "../../src/errors.js";
 import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import { createLocalProvider, type PlaywrightProvider } from "../../src/providers/local/index.js";
@@ -20,6 +20,7 @@ const browser = useBrowser({ provider });
 let handle: BrowserHandle;
 let pagePrototype: Page;
 let locatorPrototype: Locator;
+let cdpPrototype: CDPSession;
 
 describe("round trips of an action (real Chromium)", () => {
   beforeAll(async () => {
@@ -27,6 +28,9 @@ describe("round trips of an action (real Chromium)", () => {
     const page = contexts[0]!.pages()[0]!;
     pagePrototype = Object.getPrototypeOf(page) as Page;
     locatorPrototype = Object.getPrototypeOf(page.locator("body")) as Locator;
+    const cdp = await contexts[0]!.newCDPSession(page);
+    cdpPrototype = Object.getPrototypeOf(cdp) as CDPSession;
+    await cdp.detach();
   });
   afterEach(() => vi.restoreAllMocks());
 
@@ -42,6 +46,56 @@ describe("round trips of an action (real Chromium)", () => {
     for (const result of [clicked, pressed, hovered]) expect(result).toMatchObject({ navigated: false, title: "Form", newPages: [] });
     expect(title).not.toHaveBeenCalled();
     expect(count).not.toHaveBeenCalled();
+  });
+
+  it("fill and type on a page without password fields count them once per frame and read no value", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/visible-text.html") });
+    const { title, count } = spies();
+    const inputValue = vi.spyOn(locatorPrototype, "inputValue");
+    const send = vi.spyOn(cdpPrototype, "send");
+    const evaluations = () => send.mock.calls.filter(([method]) => method === "Runtime.evaluate").length;
+    const filled = await browser.adapter.execute(handle, { op: "fill", selector: "#name", value: "plain words" });
+    expect(filled).toMatchObject({ sensitive: false, title: "Visible text" });
+    // A page of one frame: one CDP request in the engine's own isolated world, no Playwright count.
+    expect(evaluations()).toBe(1);
+    const typed = await browser.adapter.execute(handle, { op: "type", text: " more" });
+    expect(typed).toMatchObject({ sensitive: false });
+    expect(evaluations()).toBe(2);
+    expect(count).not.toHaveBeenCalled();
+    expect(inputValue).not.toHaveBeenCalled();
+    expect(title).not.toHaveBeenCalled();
+    // Three frames (the page, an iframe and the iframe's own): one count each.
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    count.mockClear();
+    expect(await browser.adapter.execute(handle, { op: "fill", selector: "#code", value: "1234" })).toMatchObject({ sensitive: false });
+    expect(count).toHaveBeenCalledTimes(3);
+    expect(inputValue).not.toHaveBeenCalled();
+  });
+
+  it("reads a page's text and title in one call", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    await browser.adapter.execute(handle, { op: "click", selector: "#retitle" });
+    const { title } = spies();
+    const evaluate = vi.spyOn(pagePrototype, "evaluate");
+    const read = await browser.adapter.execute(handle, { op: "text" });
+    expect(read).toMatchObject({ title: "Retitled", truncated: false });
+    expect(read.text).toContain("Hover me");
+    expect(evaluate).toHaveBeenCalledTimes(1);
+    expect(title).not.toHaveBeenCalled();
+  });
+
+  it("an accessibility snapshot checks its filled fields for passwords in one count per frame", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    await browser.adapter.execute(handle, { op: "fill", selector: "#email", value: "ada@example.com" });
+    await browser.adapter.execute(handle, { op: "fill", selector: "#code", value: "1234" });
+    await browser.adapter.execute(handle, { op: "fill", target: { by: "selector", selector: "#card", frame: ["#outer", "#inner"] }, value: "4242" });
+    const { count } = spies();
+    const evaluate = vi.spyOn(locatorPrototype, "evaluate");
+    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility" });
+    for (const value of ["ada@example.com", "1234", "4242"]) expect(snapshot).toContain(value);
+    // Two frames hold filled fields (the page and the inner iframe): one count each.
+    expect(count).toHaveBeenCalledTimes(2);
+    expect(evaluate).not.toHaveBeenCalled();
   });
 
   it("reads the title again once the page navigated", async () => {

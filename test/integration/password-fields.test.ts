@@ -47,4 +47,23 @@ describe("sensitive in fill and type results (real Chromium)", () => {
     expect(await sensitive({ op: "type", text: "-typed" })).toBe(true);
     expect(await sensitive({ op: "fill", selector: "#decoy", value: "plain-words" })).toBe(false);
   });
+
+  it("is true for a password field in a shadow root of a page that hides it from its own queries", async () => {
+    await navigate("/visible-text.html");
+    expect(await sensitive({ op: "fill", selector: "#name", value: "plain" })).toBe(false);
+    // A new document: what was counted on the last one says nothing about this one.
+    await navigate("/shadow-password.html");
+    expect(await sensitive({ op: "fill", selector: "#secret", value: "shadow-secret-1" })).toBe(true);
+    expect(await sensitive({ op: "type", text: "-typed" })).toBe(true);
+    expect(await sensitive({ op: "fill", selector: "#user", value: "ada" })).toBe(false);
+  });
+
+  it("is true again on a page it went back to", async () => {
+    await navigate("/form.html");
+    expect(await sensitive({ op: "fill", selector: "#user", value: "ada" })).toBe(false);
+    await navigate("/visible-text.html");
+    expect(await sensitive({ op: "fill", selector: "#name", value: "plain" })).toBe(false);
+    await browser.adapter.execute(handle, { op: "back" });
+    expect(await sensitive({ op: "fill", selector: "#pass", value: "back-secret-1" })).toBe(true);
+  });
 });

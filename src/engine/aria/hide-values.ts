@@ -21,14 +21,14 @@ export function hideValues(nodes: unknown, refs: ReadonlySet<string>): AriaNode[
   return readAriaNodes(nodes).map((node) => visit(node) as AriaNode);
 }
 
-/** Refs of text fields that show a value (the only nodes that can leak one). */
-export function refsWithValues(nodes: unknown): string[] {
-  const refs: string[] = [];
+/** Text fields that show a value (the only nodes that can leak one): ref → the value shown. */
+export function fieldsWithValues(nodes: unknown): Map<string, string> {
+  const fields = new Map<string, string>();
   const visit = (child: AriaChild) => {
     if (typeof child === "string") return;
-    if ((child.role === "textbox" || child.role === "searchbox") && child.ref !== undefined && child.text !== undefined) refs.push(child.ref);
+    if ((child.role === "textbox" || child.role === "searchbox") && child.ref !== undefined && child.text !== undefined) fields.set(child.ref, child.text);
     child.children?.forEach(visit);
   };
   readAriaNodes(nodes).forEach(visit);
-  return refs;
+  return fields;
 }

@@ -98,7 +98,7 @@ export const interactionHandlers: CommandHandlers<
         await locator.fill(command.value, { timeout: actionTimeout(command), ...withSignal(context) });
         return locator;
       });
-      sensitive = await mayHoldPassword(state.page, command.value, locator);
+      sensitive = await mayHoldPassword(state.page, command.value, locator, state.probe);
     });
     return { ...result, sensitive };
   },
@@ -112,10 +112,10 @@ export const interactionHandlers: CommandHandlers<
           await locator.pressSequentially(command.text, { delay, timeout: actionTimeout(command), ...withSignal(context) });
           return locator;
         });
-        sensitive = await mayHoldPassword(state.page, command.text, locator);
+        sensitive = await mayHoldPassword(state.page, command.text, locator, state.probe);
       } else {
         await state.page.keyboard.type(command.text, { delay });
-        sensitive = await mayHoldPassword(state.page, command.text);
+        sensitive = await mayHoldPassword(state.page, command.text, undefined, state.probe);
       }
     });
     return { ...result, sensitive };

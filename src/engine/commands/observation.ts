@@ -2,10 +2,9 @@ import { NotImplementedError } from "../../errors.js";
 import { limits } from "../../protocol/limits.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import { snapshotAccessibility } from "../accessibility.js";
-import { safeTitle } from "../session.js";
 import type { CommandHandlers } from "../command-context.js";
 import { truncateUtf8 } from "../diagnostics-ring.js";
-import { readVisibleText } from "../visible-text.js";
+import { readTextAndTitle } from "../visible-text.js";
 import { inspectPage } from "../inspect.js";
 import { evaluateAsJson } from "../evaluate-result.js";
 import { captureScreenshot } from "../screenshot.js";
@@ -32,12 +31,12 @@ export const observationHandlers: CommandHandlers<
     return captureScreenshot(context.session.selected().page, command.format ?? "png", command.quality);
   },
 
-  // Reads only: issues no refs and leaves those of the last accessibility snapshot valid.
+  // Reads only: issues no refs and leaves those of the last accessibility snapshot valid. One round trip.
   async text(context, command) {
     const state = context.session.selected();
-    const visible = await state.page.evaluate(readVisibleText);
-    const cut = truncateUtf8(visible, command.maxBytes ?? limits.text.bytesDefault);
-    return { text: cut.text, truncated: cut.truncated, url: sanitizeUrl(state.page.url()), title: await safeTitle(state.page) };
+    const { text, title } = await readTextAndTitle(state.page);
+    const cut = truncateUtf8(text, command.maxBytes ?? limits.text.bytesDefault);
+    return { text: cut.text, truncated: cut.truncated, url: sanitizeUrl(state.page.url()), title };
   },
 
   async content(context, command) {

@@ -164,7 +164,9 @@ async function main(): Promise<number> {
     const [project] = await Promise.all([installTarball(scratch), new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve))]);
     const workerPort = (server.address() as { port: number }).port;
     const workerOrigin = `http://127.0.0.1:${workerPort}`;
-    const agentConfig = (baseUrl: string) => JSON.stringify({ baseUrl, stationId, apiKey, pageUrl: fixtures.url("/index.html") });
+    // A port nothing listens on: a client there must learn that nothing was sent (src/client/never-sent.ts).
+    const refusedUrl = await closedPortUrl();
+    const agentConfig = (baseUrl: string) => JSON.stringify({ baseUrl, stationId, apiKey, pageUrl: fixtures.url("/index.html"), refusedUrl });
     const script = (name: string) => join("checks", `${name}.mjs`);
     const runtimeConfig = (name: string) => JSON.stringify({ chromium, pageUrl: fixtures.url("/index.html"), tempRootDir: join(scratch, `tmp-${name}`), token, apiKey, stationId });
 
@@ -307,3 +309,13 @@ main().then(
     process.exit(1);
   },
 );
+
+/** `http://127.0.0.1:<port>/` of a port that was free a moment ago and is closed again. */
+async function closedPortUrl(): Promise<string> {
+  const { createServer } = await import("node:net");
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+}

@@ -50,10 +50,12 @@ export async function runAgentCheck(config) {
     await call("open", {});
     firstToolResultMs = Math.round(performance.now() - started);
     const navigated = await call("navigate", { url: config.pageUrl });
-    expect(navigated.text.includes("navigated: yes"), `navigate did not say it navigated:\n${navigated.text}`);
+    // The outcome line names a navigation: `outcome: ok — navigate; navigated`.
+    const saysNavigated = (text) => /^outcome: ok — [^\n]*; navigated\b/m.test(text);
+    expect(saysNavigated(navigated.text), `navigate did not say it navigated:\n${navigated.text}`);
     const observed = await call("observe", {});
     const clicked = await call("click", { target: refOf(observed.text, /link "Second page"/) });
-    expect(/navigated: yes/.test(clicked.text) && clicked.text.includes('title: "Second page"'), `the click did not reach the second page:\n${clicked.text}`);
+    expect(saysNavigated(clicked.text) && clicked.text.includes('title: "Second page"'), `the click did not reach the second page:\n${clicked.text}`);
     checked.push("open", "navigate", "observe", "click ref");
 
     const chat = await agent.openAIChatTools(toolset.tools).handleToolCalls([
@@ -82,5 +84,16 @@ export async function runAgentCheck(config) {
   expect(closeReport.unresolved.length === 0, `close left ${JSON.stringify(closeReport.unresolved)}`);
   expect(toolset.uncertainOpenings() === 0, `uncertainOpenings() is ${toolset.uncertainOpenings()}`);
   checked.push("close, uncertainOpenings() 0");
+
+  if (config.refusedUrl) {
+    // A refused connection sent nothing: a plain error, not an unknown outcome. workerd reports it only as
+    // "Network connection lost.", which cannot be told from a cut after sending, so there it stays unknown.
+    const refused = new agent.BrowserUseClient({ baseUrl: config.refusedUrl, stationId: config.stationId, apiKey: config.apiKey, timeoutMs: 10_000 });
+    const error = await refused.open().then(() => undefined, (caught) => caught);
+    const workerd = globalThis.navigator?.userAgent === "Cloudflare-Workers";
+    const expected = workerd ? "outcome_unknown" : "provider";
+    expect(error?.code === expected, `open against a refused port: expected ${expected}, got ${error?.code}: ${error?.message}`);
+    checked.push(workerd ? "refused connection: unknown (workerd cannot tell)" : "refused connection: nothing sent");
+  }
   return { firstToolResultMs, checked };
 }

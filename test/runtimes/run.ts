@@ -103,7 +103,17 @@ async function installTarball(scratch: string): Promise<string> {
   await mkdir(project);
   await writeFile(
     join(project, "package.json"),
-    JSON.stringify({ name: "runtime-suite-project", private: true, type: "module", dependencies: { "station-browser-use": `file:${join(scratch, tarball)}` } }, null, 2),
+    JSON.stringify(
+      {
+        name: "runtime-suite-project",
+        private: true,
+        type: "module",
+        // `ai` is the optional peer of ./ai-sdk: a user of that entry has it, at the version the project tests with.
+        dependencies: { "station-browser-use": `file:${join(scratch, tarball)}`, ai: await devDependencyVersion("ai") },
+      },
+      null,
+      2,
+    ),
   );
   const installed = await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], { cwd: project });
   if (installed.code !== 0) throw new Error(`npm install of the tarball failed:\n${installed.stderr}`);
@@ -181,6 +191,10 @@ async function main(): Promise<number> {
       const result = parseCheck(value);
       report(result.runtime ?? runtime.name, "agent", result, ms);
     }
+
+    // Every subpath, imported and required from the installed tarball (Node 20, the project's own Node).
+    const subpaths = await timed(() => run(process.execPath, [script("subpaths-cli"), "{}"], { cwd: project }));
+    report(`node ${process.versions.node}`, "subpaths", parseCheck(subpaths.value), subpaths.ms);
 
     const deno = (check: keyof typeof denoPermissions, ports: number[]) => ["run", "--quiet", "--no-prompt", ...denoPermissions[check]({ ports }), script(`${check}-cli`)];
     const bun = (check: string) => [script(`${check}-cli`)];
@@ -318,4 +332,12 @@ async function closedPortUrl(): Promise<string> {
   const { port } = probe.address() as { port: number };
   await new Promise<void>((resolve) => probe.close(() => resolve()));
   return `http://127.0.0.1:${port}`;
+}
+
+/** The version the project's own package.json pins for a devDependency. */
+async function devDependencyVersion(name: string): Promise<string> {
+  const manifest = JSON.parse(await readFile(join(root, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+  const version = manifest.devDependencies[name];
+  if (version === undefined) throw new Error(`package.json pins no devDependency ${name}`);
+  return version;
 }

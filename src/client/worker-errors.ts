@@ -30,27 +30,9 @@ import { describeCall, outcomeDetails, outcomeHint, type CallContext } from "./c
 
 type Build = (message: string, status: number) => StationBrowserError;
 
-type PlainCode =
-  | "busy"
-  | "capacity"
-  | "not_found"
-  | "control_lease"
-  | "timeout"
-  | "url_policy"
-  | "profile_in_use"
-  | "profile"
-  | "reconcile_required"
-  | "browser_not_found"
-  | "action_failed"
-  | "not_implemented"
-  | "session_closed"
-  | "journal"
-  | "payload_too_large"
-  | "draining"
-  | "internal";
 
 /** Codes whose class carries nothing but the message. */
-const plainClasses: Record<PlainCode, StationBrowserErrorClass> = {
+const plainClasses = {
   busy: BusyError,
   capacity: CapacityError,
   not_found: NotFoundError,
@@ -68,7 +50,8 @@ const plainClasses: Record<PlainCode, StationBrowserErrorClass> = {
   payload_too_large: PayloadTooLargeError,
   draining: DrainingError,
   internal: InternalError,
-};
+} satisfies Partial<Record<WorkerErrorCode, StationBrowserErrorClass>>;
+type PlainCode = keyof typeof plainClasses;
 
 /** The other codes' constructors, from the worker's message. */
 const builders: Record<Exclude<WorkerErrorCode, "validation" | "bad_request" | "outcome_unknown" | PlainCode>, Build> = {

@@ -11,6 +11,7 @@
  */
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createServer } from "node:net";
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -326,7 +327,6 @@ main().then(
 
 /** `http://127.0.0.1:<port>/` of a port that was free a moment ago and is closed again. */
 async function closedPortUrl(): Promise<string> {
-  const { createServer } = await import("node:net");
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
   const { port } = probe.address() as { port: number };

@@ -5,6 +5,16 @@ import { toAiSdkToolOutput, toAiSdkTools } from "../../src/ai-sdk.js";
 import type { AgentTool, ToolResult } from "../../src/agent-tools/types.js";
 import { allStrings, createFakeTools, jpegBase64, looseSchema, pngBase64 } from "../helpers/bridges-tools.js";
 
+/** A mock model whose first turn makes `calls` and whose second answers `text`. */
+function toolCallsThenText(calls: { type: "tool-call"; toolCallId: string; toolName: string; input: string }[], text: string): MockLanguageModelV3 {
+  return new MockLanguageModelV3({
+    doGenerate: [
+      { content: calls, finishReason: { unified: "tool-calls", raw: "tool_use" }, usage, warnings: [] },
+      { content: [{ type: "text", text }], finishReason: { unified: "stop", raw: "end_turn" }, usage, warnings: [] },
+    ],
+  });
+}
+
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 1, text: 1, reasoning: 0 },
@@ -68,20 +78,13 @@ describe("Vercel AI SDK bridge", () => {
 
   it("runs inside generateText with a mock model: the SDK validates the tools and passes the image part to the model", async () => {
     const { tools, seen } = createFakeTools();
-    const model = new MockLanguageModelV3({
-      doGenerate: [
-        {
-          content: [
-            { type: "tool-call", toolCallId: "call_1", toolName: "station_browser_screenshot", input: '{"session":"s1"}' },
-            { type: "tool-call", toolCallId: "call_2", toolName: "station_browser_click", input: '{"session":"s9"}' },
-          ],
-          finishReason: { unified: "tool-calls", raw: "tool_use" },
-          usage,
-          warnings: [],
-        },
-        { content: [{ type: "text", text: "One pixel." }], finishReason: { unified: "stop", raw: "end_turn" }, usage, warnings: [] },
+    const model = toolCallsThenText(
+      [
+        { type: "tool-call", toolCallId: "call_1", toolName: "station_browser_screenshot", input: '{"session":"s1"}' },
+        { type: "tool-call", toolCallId: "call_2", toolName: "station_browser_click", input: '{"session":"s9"}' },
       ],
-    });
+      "One pixel.",
+    );
 
     const result = await generateText({ model, tools: toAiSdkTools(tools), stopWhen: stepCountIs(5), prompt: "What does the page show?" });
 
@@ -142,20 +145,13 @@ describe("Vercel AI SDK bridge", () => {
       recordingTool("station_browser_open", () => new Promise<void>((resolve) => setImmediate(resolve))),
       recordingTool("station_browser_screenshot", async () => undefined),
     ];
-    const model = new MockLanguageModelV3({
-      doGenerate: [
-        {
-          content: [
-            { type: "tool-call", toolCallId: "call_1", toolName: "station_browser_open", input: '{"session":"s1"}' },
-            { type: "tool-call", toolCallId: "call_2", toolName: "station_browser_screenshot", input: '{"session":"s1"}' },
-          ],
-          finishReason: { unified: "tool-calls", raw: "tool_use" },
-          usage,
-          warnings: [],
-        },
-        { content: [{ type: "text", text: "Done." }], finishReason: { unified: "stop", raw: "end_turn" }, usage, warnings: [] },
+    const model = toolCallsThenText(
+      [
+        { type: "tool-call", toolCallId: "call_1", toolName: "station_browser_open", input: '{"session":"s1"}' },
+        { type: "tool-call", toolCallId: "call_2", toolName: "station_browser_screenshot", input: '{"session":"s1"}' },
       ],
-    });
+      "Done.",
+    );
 
     await generateText({ model, tools: toAiSdkTools(tools), stopWhen: stepCountIs(5), prompt: "Open, then look." });
 

@@ -62,6 +62,21 @@ export function base64DecodedBytes(base64: string): number {
   return Math.floor((base64.length * 3) / 4) - padding;
 }
 
+/**
+ * The upload-size rule, in one place: the problem with an upload's files when
+ * their decoded total is over {@link limits.upload.decodedBytes}, else
+ * `undefined`. Takes the files unparsed, so the worker can refuse an oversize
+ * upload (413) before the rest of the command is checked.
+ */
+export function uploadSizeProblem(files: unknown): string | undefined {
+  if (!Array.isArray(files)) return undefined;
+  const total = files.reduce<number>((sum, file) => {
+    const base64 = (file as { base64?: unknown } | null)?.base64;
+    return sum + (typeof base64 === "string" ? base64DecodedBytes(base64) : 0);
+  }, 0);
+  return total > limits.upload.decodedBytes ? `${total} bytes in total; at most ${limits.upload.decodedBytes} decoded bytes per upload` : undefined;
+}
+
 /** One schema per command, keyed by `op`. */
 export const commandSchemas = {
   // Navigation

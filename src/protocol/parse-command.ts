@@ -1,13 +1,12 @@
 import { ValidationError } from "../errors.js";
 import {
   BrowserCommandSchema,
-  base64DecodedBytes,
   optionalTargetOps,
   requiredTargetOps,
   type BrowserCommand,
   type RawBrowserCommand,
+  uploadSizeProblem,
 } from "./commands.js";
-import { limits } from "./limits.js";
 import { safeParseWith, type SafeParseResult } from "./parse.js";
 
 /**
@@ -59,10 +58,8 @@ function crossFieldProblem(command: RawBrowserCommand): [string, string] | undef
     }
   }
   if (command.op === "upload") {
-    const total = command.files.reduce((sum, file) => sum + base64DecodedBytes(file.base64), 0);
-    if (total > limits.upload.decodedBytes) {
-      return ["command.files", `${total} bytes in total; at most ${limits.upload.decodedBytes} decoded bytes per upload`];
-    }
+    const problem = uploadSizeProblem(command.files);
+    if (problem) return ["command.files", problem];
   }
   if (command.op === "waitFor") {
     const given = [command.selector ?? command.target, command.text, command.loadState].filter((value) => value !== undefined);

@@ -1,6 +1,5 @@
 import { AuthenticationError, PayloadTooLargeError, isOutcomeUnknownError, isValidationError } from "../errors.js";
-import { base64DecodedBytes } from "../protocol/commands.js";
-import { limits } from "../protocol/limits.js";
+import { uploadSizeProblem } from "../protocol/commands.js";
 import type { BrowserSessionManager } from "../lifecycle/manager.js";
 import { performCommand } from "../protocol/perform.js";
 import type { WorkerMethod, WorkerRequest } from "../protocol/wire.js";
@@ -195,15 +194,9 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
 
 /** An upload over the decoded limit is a size refusal (413), like an oversize body: nothing runs. */
 function refuseOversizeUpload(command: unknown): void {
-  const files = (command as { op?: unknown; files?: unknown } | null)?.op === "upload" ? (command as { files?: unknown }).files : undefined;
-  if (!Array.isArray(files)) return;
-  const total = files.reduce<number>((sum, file) => {
-    const base64 = (file as { base64?: unknown } | null)?.base64;
-    return sum + (typeof base64 === "string" ? base64DecodedBytes(base64) : 0);
-  }, 0);
-  if (total > limits.upload.decodedBytes) {
-    throw new PayloadTooLargeError(`command.files: ${total} bytes in total; at most ${limits.upload.decodedBytes} decoded bytes per upload; nothing was run`);
-  }
+  if ((command as { op?: unknown } | null)?.op !== "upload") return;
+  const problem = uploadSizeProblem((command as { files?: unknown }).files);
+  if (problem) throw new PayloadTooLargeError(`command.files: ${problem}; nothing was run`);
 }
 
 /** The tenant an open is for, as the manager takes it (nothing for the operator). */

@@ -29,6 +29,14 @@ export const sessionField = () =>
     described(sessionAlias(), "The session alias (s1, …); may be left out while only one session is open."),
   );
 
+/**
+ * How refs look and behave, for the model: the one place that spells the
+ * notation of observations (`[ref=e12]`), used by the observe description and
+ * the target field.
+ */
+export const refExample = "e12";
+export const refsExplained = `each interactive element has a ref (e.g. [ref=${refExample}]) to pass as target; each observe makes the page's older refs stale`;
+
 /** The protocol's schema of a ref (`e12`, `f1e3`). */
 export function refSchema() {
   const option = TargetSchema.options.find((candidate) => candidate.entries.by.literal === "ref");
@@ -54,7 +62,7 @@ export const toTarget = (value: string | Target): Target => (typeof value === "s
 /** Descriptions of the fields of a locator object, by field name (`value` by locator kind). */
 const locatorFieldDescriptions: Record<string, string> = {
   by: "How to find it: ref, role (+ name), selector (CSS), or text, label, placeholder, testId (+ value).",
-  ref: "A ref from the latest observe, e.g. e12.",
+  ref: `A ref from the latest observe, e.g. ${refExample}.`,
   selector: "A CSS selector.",
   name: "The accessible name (case-insensitive substring unless exact).",
   exact: "Match case and the whole string.",
@@ -86,7 +94,7 @@ export function targetJsonSchema(refJson: Record<string, unknown>, locatorJson: 
   if (merged.role) merged.role = { type: "string", description: roleDescription };
   return {
     anyOf: [
-      { ...refJson, description: "A ref from the latest observe, e.g. e12 (preferred)." },
+      { ...refJson, description: `A ref from the latest observe, e.g. ${refExample} (preferred).` },
       {
         type: "object",
         description: "A locator, when no ref fits.",

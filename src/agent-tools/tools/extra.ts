@@ -20,7 +20,7 @@ export const mouseTool = defineBrowserTool({
   name: "station_browser_mouse",
   group: "coordinates",
   description:
-    "Clicks, moves or drags the mouse at viewport coordinates in CSS pixels (from observe mode dom boxes, or screenshot pixels " +
+    "Clicks, moves or drags the mouse at viewport CSS-pixel coordinates (from observe mode dom boxes, or screenshot pixels " +
     "divided by its scale). Only for canvases, maps and widgets without usable elements; otherwise click a ref (more reliable).",
   input: sessionInput({
     action: described(v.picklist(mouseActions, 'expected "click", "move" or "drag"'), "click or move at x,y, or drag from x,y to toX,toY."),

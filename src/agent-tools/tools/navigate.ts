@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { dialogAction, dialogTimeout, promptText, url } from "../../protocol/command-fields.js";
-import { pageId } from "../../protocol/fields.js";
+import { choice, pageId } from "../../protocol/fields.js";
 import { defineBrowserTool, hints } from "../define-tool.js";
 import { invalidInputReply } from "../failure.js";
 import { described, sessionInput } from "../fields.js";
@@ -20,7 +20,7 @@ export const navigateTool = defineBrowserTool({
     "refs). To follow a link, click it; for a new tab, use station_browser_pages.",
   input: sessionInput({
     url: v.optional(described(url, "An absolute http(s) URL, or about:blank. Give url or action.")),
-    action: v.optional(described(v.picklist(historyActions, 'expected "back", "forward" or "reload"'), "Instead of a URL: go back, forward or reload.")),
+    action: v.optional(described(choice(historyActions), "Instead of a URL: go back, forward or reload.")),
   }),
   annotations: hints("Navigate", { openWorldHint: true }),
   async run(input, context) {
@@ -42,7 +42,7 @@ export const pagesTool = defineBrowserTool({
     "Lists the pages (tabs) of a session, opens a new one (optionally at url), selects or closes one. Other tools act on " +
     "the selected page. List after an action reports new pages (popups). Not for navigating the current page.",
   input: sessionInput({
-    action: described(v.picklist(pageActions, 'expected "list", "new", "select" or "close"'), "What to do."),
+    action: described(choice(pageActions), "What to do."),
     page: v.optional(described(pageId, "The page id (p1, …) to select or close; close without it closes the selected page.")),
     url: v.optional(described(url, "For new: an http(s) URL to open.")),
   }),

@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { screenshotFormat, screenshotQuality, waitState, waitTimeout } from "../../protocol/command-fields.js";
-import { integerIn } from "../../protocol/fields.js";
+import { choice, integerIn } from "../../protocol/fields.js";
 import { limits } from "../../protocol/limits.js";
 import type { CommandResult, InspectedElement } from "../../protocol/results.js";
 import { targetText } from "../../protocol/target.js";
@@ -29,7 +29,7 @@ export const observeTool = defineBrowserTool({
     "(smaller). dom: elements with CSS-pixel boxes, no refs. text: the visible text, no refs. Use it, not a screenshot, to find " +
     "what to act on, and after a navigation.",
   input: sessionInput({
-    mode: v.optional(described(v.picklist(observeModes, `expected one of ${observeModes.map((mode) => `"${mode}"`).join(", ")}`), "What to read (default aria).")),
+    mode: v.optional(described(choice(observeModes), "What to read (default aria).")),
     maxBytes: v.optional(described(integerIn(1024, limits.accessibility.bytesMax), "Largest snapshot in bytes (the toolset's text limit applies anyway).")),
   }),
   annotations: hints("Observe page", { readOnlyHint: true, openWorldHint: true }),

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { TargetSchema, type Target } from "../protocol/target.js";
+import { targetKindMessage, targetOptions, type Target } from "../protocol/target.js";
 
 /**
  * Field schemas the tools share. They are the protocol's own schemas (so a
@@ -39,9 +39,21 @@ export const refsExplained = `each interactive element has a ref (e.g. [ref=${re
 
 /** The protocol's schema of a ref (`e12`, `f1e3`). */
 export function refSchema() {
-  const option = TargetSchema.options.find((candidate) => candidate.entries.by.literal === "ref");
+  const option = targetOptions.find((candidate) => candidate.entries.by.literal === "ref");
   if (!option || !("ref" in option.entries)) throw new Error("the protocol's target has no ref form");
   return option.entries.ref;
+}
+
+/**
+ * The protocol's locator schema for `input`: the target option its `by`
+ * names, as the protocol's `TargetSchema` (a variant on `by`) picks it, or one
+ * that refuses the kind with the protocol's message. Picking here keeps
+ * valibot's `variant` out of the `/agent` bundle.
+ */
+function locatorSchema(input: unknown): v.GenericSchema {
+  const by = typeof input === "object" && input !== null ? (input as { by?: unknown }).by : undefined;
+  const kinds = targetOptions.map((option) => option.entries.by.literal);
+  return targetOptions.find((option) => option.entries.by.literal === by) ?? v.looseObject({ by: v.picklist(kinds, targetKindMessage) }, targetKindMessage);
 }
 
 /**
@@ -52,7 +64,7 @@ export function refSchema() {
  */
 export const targetField = (description: string) =>
   described(
-    v.lazy((input: unknown) => (typeof input === "string" ? refSchema() : TargetSchema)) as v.GenericSchema<string | Target, string | Target>,
+    v.lazy((input: unknown) => (typeof input === "string" ? refSchema() : locatorSchema(input))) as v.GenericSchema<string | Target, string | Target>,
     description,
   );
 

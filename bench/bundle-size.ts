@@ -1,7 +1,7 @@
 /**
  * Size of the `/agent` entry (issue 11 "Fast and lean"): src/agent.ts bundled
  * with esbuild for a neutral platform, minified, ESM, with every dependency
- * included (valibot, ky, eventemitter3, ...). Prints minified bytes, gzipped
+ * included (today only valibot). Prints minified bytes, gzipped
  * bytes (node:zlib, level 9) and the inputs that weigh most in the output.
  *
  * Run: `npx tsx bench/bundle-size.ts` (`npm run bench:bundle`).

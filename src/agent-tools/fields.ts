@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { TargetSchema, type Target } from "../protocol/target.js";
+import { targetKindMessage, targetOptions, type Target } from "../protocol/target.js";
 
 /**
  * Field schemas the tools share. They are the protocol's own schemas (so a
@@ -29,11 +29,31 @@ export const sessionField = () =>
     described(sessionAlias(), "The session alias (s1, …); may be left out while only one session is open."),
   );
 
+/**
+ * How refs look and behave, for the model: the one place that spells the
+ * notation of observations (`[ref=e12]`), used by the observe description and
+ * the target field.
+ */
+export const refExample = "e12";
+export const refsExplained = `each interactive element has a ref (e.g. [ref=${refExample}]) to pass as target; each observe makes the page's older refs stale`;
+
 /** The protocol's schema of a ref (`e12`, `f1e3`). */
 export function refSchema() {
-  const option = TargetSchema.options.find((candidate) => candidate.entries.by.literal === "ref");
+  const option = targetOptions.find((candidate) => candidate.entries.by.literal === "ref");
   if (!option || !("ref" in option.entries)) throw new Error("the protocol's target has no ref form");
   return option.entries.ref;
+}
+
+/**
+ * The protocol's locator schema for `input`: the target option its `by`
+ * names, as the protocol's `TargetSchema` (a variant on `by`) picks it, or one
+ * that refuses the kind with the protocol's message. Picking here keeps
+ * valibot's `variant` out of the `/agent` bundle.
+ */
+function locatorSchema(input: unknown): v.GenericSchema {
+  const by = typeof input === "object" && input !== null ? (input as { by?: unknown }).by : undefined;
+  const kinds = targetOptions.map((option) => option.entries.by.literal);
+  return targetOptions.find((option) => option.entries.by.literal === by) ?? v.looseObject({ by: v.picklist(kinds, targetKindMessage) }, targetKindMessage);
 }
 
 /**
@@ -44,7 +64,7 @@ export function refSchema() {
  */
 export const targetField = (description: string) =>
   described(
-    v.lazy((input: unknown) => (typeof input === "string" ? refSchema() : TargetSchema)) as v.GenericSchema<string | Target, string | Target>,
+    v.lazy((input: unknown) => (typeof input === "string" ? refSchema() : locatorSchema(input))) as v.GenericSchema<string | Target, string | Target>,
     description,
   );
 
@@ -54,7 +74,7 @@ export const toTarget = (value: string | Target): Target => (typeof value === "s
 /** Descriptions of the fields of a locator object, by field name (`value` by locator kind). */
 const locatorFieldDescriptions: Record<string, string> = {
   by: "How to find it: ref, role (+ name), selector (CSS), or text, label, placeholder, testId (+ value).",
-  ref: "A ref from the latest observe, e.g. e12.",
+  ref: `A ref from the latest observe, e.g. ${refExample}.`,
   selector: "A CSS selector.",
   name: "The accessible name (case-insensitive substring unless exact).",
   exact: "Match case and the whole string.",
@@ -86,7 +106,7 @@ export function targetJsonSchema(refJson: Record<string, unknown>, locatorJson: 
   if (merged.role) merged.role = { type: "string", description: roleDescription };
   return {
     anyOf: [
-      { ...refJson, description: "A ref from the latest observe, e.g. e12 (preferred)." },
+      { ...refJson, description: `A ref from the latest observe, e.g. ${refExample} (preferred).` },
       {
         type: "object",
         description: "A locator, when no ref fits.",

@@ -1,5 +1,5 @@
 import type * as v from "valibot";
-import { TargetSchema } from "../protocol/target.js";
+import { targetOptions } from "../protocol/target.js";
 import { refSchema, targetJsonSchema } from "./fields.js";
 import type { ToolInputSchema } from "./types.js";
 
@@ -115,9 +115,6 @@ function convert(node: Node, lazy: () => Json): Json {
     case "union":
       json.anyOf = (node.options as Node[]).map((option) => convert(option, lazy));
       break;
-    case "variant":
-      json.oneOf = (node.options as Node[]).map((option) => convert(option, lazy));
-      break;
     case "lazy":
       return { ...lazy() };
     default:
@@ -132,7 +129,7 @@ const noLazy = (): Json => {
 
 /** JSON Schema of a target field (the tools' only lazy schema). */
 const targetSchema = (): Json =>
-  targetJsonSchema(convert(refSchema() as unknown as Node, noLazy), convert(TargetSchema as unknown as Node, noLazy));
+  targetJsonSchema(convert(refSchema() as unknown as Node, noLazy), { oneOf: targetOptions.map((option) => convert(option as unknown as Node, noLazy)) });
 
 /**
  * The JSON Schema (draft-07) of a tool's valibot input schema, as models and

@@ -9,6 +9,10 @@ import type { SessionEntry } from "./sessions.js";
 /** The backend call's options: the tool call's signal, when it has one. */
 export const callOptions = (context: ToolContext) => (context.signal ? { signal: context.signal } : {});
 
+/** The failure reply of a tool call about `action` (input fields under `input`, ids scrubbed). */
+export const toolFailure = (context: ToolContext, error: unknown, action: string, mutating: boolean): ToolReply =>
+  failureReply(error, { action, mutating, fieldRoot: "input", scrub: (text) => context.sessions.scrub(text) });
+
 /**
  * Runs `work` on the session named by `alias` (or the only one); anything it
  * throws becomes a failure reply about `action`.
@@ -24,7 +28,7 @@ export function tryOnSession(
     try {
       return await work(entry);
     } catch (error) {
-      return failureReply(error, { action, mutating, fieldRoot: "input", scrub: (text) => context.sessions.scrub(text) });
+      return toolFailure(context, error, action, mutating);
     }
   });
 }

@@ -51,6 +51,9 @@ export const clientDefaults = {
   retry: { limit: 2, delayMs: 100, maxDelayMs: 400 },
 } as const;
 
+/** A function option (one `custom` schema for all: `v.function` would add a schema kind to the `/agent` bundle). */
+const functionOption = (what: string) => v.optional(v.custom<(...args: never[]) => unknown>((value) => typeof value === "function", `expected ${what}`));
+
 const ClientOptionsSchema = v.strictObject({
   baseUrl: v.custom<string>(
     (value) => typeof value === "string" && baseUrlProblem(value) === undefined,
@@ -68,7 +71,7 @@ const ClientOptionsSchema = v.strictObject({
     // Custom message: never echo the key.
     v.regex(/^[\x21-\x7e]+$/, "expected printable ASCII without spaces"),
   ),
-  fetch: v.optional(v.custom<typeof globalThis.fetch>((value) => typeof value === "function", "expected a fetch function")),
+  fetch: functionOption("a fetch function"),
   timeoutMs: v.optional(integerIn(1, 3_600_000)),
   operator: v.optional(v.boolean("expected a boolean")),
   retry: v.optional(
@@ -77,7 +80,7 @@ const ClientOptionsSchema = v.strictObject({
         limit: v.optional(integerIn(0, 5)),
         delayMs: v.optional(integerIn(0, 10_000)),
         maxDelayMs: v.optional(integerIn(0, 60_000)),
-        sleep: v.optional(v.function("expected a function")),
+        sleep: functionOption("a function"),
       },
       "expected an object",
     ),

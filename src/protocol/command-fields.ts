@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { limits } from "./limits.js";
-import { boundedString, integerIn, nonEmptyString, numberIn, timeoutMs } from "./fields.js";
+import { boundedString, choice, integerIn, nonEmptyString, numberIn, timeoutMs } from "./fields.js";
 
 /**
  * The field schemas commands are made of, by name, so that the agent tools'
@@ -30,14 +30,14 @@ export const selectValue = v.union(
 
 export const scrollDelta = v.optional(numberIn(-limits.scrollDeltaMax, limits.scrollDeltaMax));
 
-export const waitState = v.optional(v.picklist(["visible", "hidden", "attached", "detached"], 'expected "visible", "hidden", "attached" or "detached"'));
+export const waitState = v.optional(choice(["visible", "hidden", "attached", "detached"]));
 export const waitTimeout = timeoutMs(limits.waitFor.timeoutMaxMs);
 
-export const dialogAction = v.picklist(["accept", "dismiss"], 'expected "accept" or "dismiss"');
+export const dialogAction = choice(["accept", "dismiss"]);
 export const promptText = v.optional(boundedString(limits.valueLength, "prompt text"));
 export const dialogTimeout = v.optional(integerIn(1, limits.dialog.policyMaxMs));
 
-export const screenshotFormat = v.optional(v.picklist(["png", "jpeg"], 'expected "png" or "jpeg"'));
+export const screenshotFormat = v.optional(choice(["png", "jpeg"]));
 export const screenshotQuality = v.optional(integerIn(1, 100));
 
 export const downloadOffset = v.optional(integerIn(0, limits.downloads.fileBytes));

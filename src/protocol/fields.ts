@@ -10,6 +10,10 @@ export const integerIn = (min: number, max: number) =>
     v.maxValue(max, `expected a number ≤ ${max}`),
   );
 
+/** One of `options`, with the message `expected "a", "b" or "c"`. */
+export const choice = <const Options extends readonly [string, ...string[]]>(options: Options) =>
+  v.picklist(options, `expected ${options.map((option) => `"${option}"`).join(", ").replace(/, ([^,]*)$/, " or $1")}`);
+
 /** A number in [min, max] (finite, since the bounds are: NaN is no number). */
 export const numberIn = (min: number, max: number) =>
   v.pipe(v.number("expected a number"), v.minValue(min, `expected a number ≥ ${min}`), v.maxValue(max, `expected a number ≤ ${max}`));
@@ -34,7 +38,7 @@ export const PointSchema = v.strictObject({
 
 export const timeoutMs = (max: number) => v.optional(integerIn(0, max));
 
-export const mouseButton = v.optional(v.picklist(["left", "right", "middle"], 'expected "left", "right" or "middle"'));
+export const mouseButton = v.optional(choice(["left", "right", "middle"]));
 
 export const clickCount = v.optional(integerIn(1, 3));
 

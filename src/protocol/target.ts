@@ -45,31 +45,37 @@ const targetCommon = {
   ),
 };
 
-/** A target: which element a command acts on. Exactly one way of finding it. */
-export const TargetSchema = v.variant(
-  "by",
-  [
-    v.strictObject({ by: v.literal("selector"), selector: targetText("selector"), ...targetCommon }),
-    v.strictObject({
-      by: v.literal("role"),
-      role: v.picklist(ariaRoles, "expected an ARIA role such as button, link, textbox, checkbox"),
-      name: v.optional(targetText("accessible name")),
-      ...targetCommon,
-    }),
-    v.strictObject({ by: v.literal("text"), value: targetText("text"), ...targetCommon }),
-    v.strictObject({ by: v.literal("label"), value: targetText("label"), ...targetCommon }),
-    v.strictObject({ by: v.literal("placeholder"), value: targetText("placeholder"), ...targetCommon }),
-    v.strictObject({ by: v.literal("testId"), value: targetText("test id"), ...targetCommon }),
-    v.strictObject({
-      by: v.literal("ref"),
-      ref: v.pipe(
-        targetText("ref"),
-        v.regex(/^(?:f\d+)?e\d+$/, "expected a ref from an accessibility snapshot, like e12 or f1e3"),
-      ),
-    }),
-  ],
-  'expected "by" to be one of "selector", "role", "text", "label", "placeholder", "testId", "ref"',
-);
+/** The ways of finding an element: one strict object per `by` (the options of {@link TargetSchema}). */
+export const targetOptions = [
+  v.strictObject({ by: v.literal("selector"), selector: targetText("selector"), ...targetCommon }),
+  v.strictObject({
+    by: v.literal("role"),
+    role: v.picklist(ariaRoles, "expected an ARIA role such as button, link, textbox, checkbox"),
+    name: v.optional(targetText("accessible name")),
+    ...targetCommon,
+  }),
+  v.strictObject({ by: v.literal("text"), value: targetText("text"), ...targetCommon }),
+  v.strictObject({ by: v.literal("label"), value: targetText("label"), ...targetCommon }),
+  v.strictObject({ by: v.literal("placeholder"), value: targetText("placeholder"), ...targetCommon }),
+  v.strictObject({ by: v.literal("testId"), value: targetText("test id"), ...targetCommon }),
+  v.strictObject({
+    by: v.literal("ref"),
+    ref: v.pipe(
+      targetText("ref"),
+      v.regex(/^(?:f\d+)?e\d+$/, "expected a ref from an accessibility snapshot, like e12 or f1e3"),
+    ),
+  }),
+] as const;
+
+/** What a target with an unknown `by` is told. */
+export const targetKindMessage = 'expected "by" to be one of "selector", "role", "text", "label", "placeholder", "testId", "ref"';
+
+/**
+ * A target: which element a command acts on. Exactly one way of finding it.
+ * Pure: a bundle that only needs the options (the `/agent` tools) drops it,
+ * and with it valibot's `variant`.
+ */
+export const TargetSchema = /* @__PURE__ */ v.variant("by", targetOptions, targetKindMessage);
 
 /** A parsed target. */
 export type Target = v.InferOutput<typeof TargetSchema>;

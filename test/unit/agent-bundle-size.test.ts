@@ -8,7 +8,7 @@ import { formatBundleSize, measureAgentBundle } from "../../bench/bundle-size.js
  * grow back; lower it as the bundle shrinks, and replace it with
  * `agentBundleBudget` once under budget.
  */
-const ceiling = { minified: 89_600, gzipped: 30_500 };
+const ceiling = { minified: 87_940, gzipped: 30_080 };
 
 describe("/agent bundle size", () => {
   it("stays under its ceiling (minified and gzipped), printing the figures", async () => {

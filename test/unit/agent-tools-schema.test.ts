@@ -2,6 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createBrowserAgentTools, type AgentTool } from "../../src/agent-tools/index.js";
 import { isValidationError } from "../../src/errors.js";
+import { targetField } from "../../src/agent-tools/fields.js";
+import { safeParseWith } from "../../src/protocol/parse.js";
+import { TargetSchema } from "../../src/protocol/target.js";
 import { createStubBackend } from "../helpers/agent-tools-stub-backend.js";
 
 type Json = Record<string, unknown>;
@@ -252,5 +255,44 @@ describe("the size of the tool list a model reads", () => {
     const refused = await click.execute({ target: { by: "role", role: "buton", name: "Go" } });
     expect(refused.isError).toBe(true);
     expect(refused.text).toMatch(/^error: input\.target(\.role)?: /);
+  });
+});
+
+describe("a target field", () => {
+  // The tools pick the protocol's target option by `by` themselves (keeping valibot's variant out of /agent): they must agree with TargetSchema.
+  it("accepts and refuses what the protocol's TargetSchema does, naming the same field with the same message", () => {
+    const field = targetField("A target.");
+    const inputs: unknown[] = [
+      { by: "role", role: "button", name: "Go", exact: true, nth: 1 },
+      { by: "selector", selector: "#q", frame: ["#pay"] },
+      { by: "text", value: "Sign in" },
+      { by: "label", value: "Code" },
+      { by: "placeholder", value: "Search" },
+      { by: "testId", value: "submit" },
+      { by: "ref", ref: "f1e3" },
+      { by: "role", role: "buton" },
+      { by: "selector", selector: "" },
+      { by: "text", value: "x", extra: 1 },
+      { by: "ref", ref: "e1", nth: 0 },
+      { by: "zoom", value: "x" },
+      { by: 7 },
+      42,
+      null,
+      ["e1"],
+    ];
+    for (const input of inputs) {
+      const ours = safeParseWith(field, input, "input.target");
+      const protocol = safeParseWith(TargetSchema, input, "input.target");
+      expect(ours.ok, JSON.stringify(input)).toBe(protocol.ok);
+      if (ours.ok && protocol.ok) expect(ours.value).toEqual(protocol.value);
+      // One wording differs on purpose: a missing `by` is called required (the protocol's variant does not say so).
+      if (!ours.ok && !protocol.ok) expect(ours.error.message.replace(": required; ", ": "), JSON.stringify(input)).toBe(protocol.error.message);
+    }
+  });
+
+  it("says a missing `by` is required, with the kinds it may be", () => {
+    const result = safeParseWith(targetField("A target."), { value: "x" }, "input.target");
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.error.message).toMatch(/^input\.target\.by: required; expected "by" to be one of "selector", "role"/);
   });
 });

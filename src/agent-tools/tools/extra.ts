@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { diagnosticsSince, downloadOffset } from "../../protocol/command-fields.js";
 import type { BrowserCommand } from "../../protocol/commands.js";
 import { ValidationError } from "../../errors.js";
-import { PointSchema, clickCount, downloadId, mouseButton } from "../../protocol/fields.js";
+import { PointSchema, choice, clickCount, downloadId, mouseButton } from "../../protocol/fields.js";
 import { limits } from "../../protocol/limits.js";
 import type { CommandResult, DiagnosticsEvent } from "../../protocol/results.js";
 import { defineBrowserTool, hints } from "../define-tool.js";
@@ -20,10 +20,10 @@ export const mouseTool = defineBrowserTool({
   name: "station_browser_mouse",
   group: "coordinates",
   description:
-    "Clicks, moves or drags the mouse at viewport coordinates in CSS pixels (from observe mode dom boxes, or screenshot pixels " +
+    "Clicks, moves or drags the mouse at viewport CSS-pixel coordinates (from observe mode dom boxes, or screenshot pixels " +
     "divided by its scale). Only for canvases, maps and widgets without usable elements; otherwise click a ref (more reliable).",
   input: sessionInput({
-    action: described(v.picklist(mouseActions, 'expected "click", "move" or "drag"'), "click or move at x,y, or drag from x,y to toX,toY."),
+    action: described(choice(mouseActions), "click or move at x,y, or drag from x,y to toX,toY."),
     x: coordinate("X from the viewport's left edge."),
     y: coordinate("Y from the viewport's top edge."),
     toX: v.optional(coordinate("For drag: the X to drag to.")),
@@ -90,7 +90,7 @@ export const downloadsTool = defineBrowserTool({
     "Lists the files a session downloaded, reads one as text (UTF-8 only; binary files are reported by size) or deletes one. Use " +
     "it after a click started a download. It cannot save files anywhere.",
   input: sessionInput({
-    action: described(v.picklist(downloadActions, 'expected "list", "read" or "delete"'), "What to do."),
+    action: described(choice(downloadActions), "What to do."),
     download: v.optional(described(downloadId, "The download id (d1, …) to read or delete.")),
     offset: described(downloadOffset, "For read: the byte offset to start at (default 0)."),
   }),

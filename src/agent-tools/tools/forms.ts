@@ -41,9 +41,9 @@ export const fillTool = defineBrowserTool({
   name: "station_browser_fill",
   group: "default",
   description:
-    "Sets one form field or a whole form: text fields (value, or secret), checkboxes and radios (checked), select boxes (option), " +
-    "in order, stopping at the first failure. It does not submit: click the submit button, or press Enter with station_browser_type. " +
-    "For fields that react to each keystroke (autocomplete, search-as-you-type), use station_browser_type.",
+    "Sets form fields in order, stopping at the first failure: text fields (value or secret), checkboxes and radios (checked), " +
+    "selects (option). It does not submit: click the submit button or press Enter with station_browser_type, which also suits " +
+    "fields that react to each keystroke (autocomplete).",
   input: sessionInput({
       fields: described(
         v.pipe(
@@ -77,7 +77,7 @@ export const typeTool = defineBrowserTool({
   group: "default",
   description:
     "Types text key by key into target (or the focused element), then presses key if given (Enter, Tab, Escape, ArrowDown, " +
-    "Control+A…). For search-as-you-type fields, Enter to submit and shortcuts; station_browser_fill sets plain fields faster.",
+    "Control+A…). For search-as-you-type, Enter and shortcuts; station_browser_fill sets plain fields faster.",
   input: sessionInput({
     target: v.optional(targetField("The element to type into; leave out for the focused element.")),
     text: v.optional(described(typeText, "Text to type.")),

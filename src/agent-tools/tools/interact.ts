@@ -11,9 +11,8 @@ export const clickTool = defineBrowserTool({
   name: "station_browser_click",
   group: "default",
   description:
-    "Clicks an element of the selected page: buttons, links, tabs, menu items, submit buttons. The result says whether the page " +
-    "navigated, opened pages or a dialog, and what text changed. For text fields, checkboxes and selects use station_browser_fill; " +
-    "for keys, station_browser_type.",
+    "Clicks an element (button, link, tab, menu item); reports whether the page navigated or opened pages or a dialog, and what " +
+    "text changed. For text fields, checkboxes and selects use station_browser_fill; for keys, station_browser_type.",
   input: sessionInput({
     target: targetField("The element to click."),
     button: v.optional(described(mouseButton.wrapped, 'Mouse button (default "left").')),
@@ -43,7 +42,7 @@ export const scrollTool = defineBrowserTool({
   group: "default",
   description:
     "Scrolls an element into view (target only), an element's scroll area (target and deltas) or the page (deltas only), e.g. to " +
-    "load more of an endless list. Refs work on elements outside the viewport: no need to scroll before a click.",
+    "load more of an endless list. No need to scroll before a click: refs work outside the viewport.",
   input: sessionInput({
     target: v.optional(targetField("The element to scroll into view or to scroll in; leave out for the page.")),
     deltaX: described(scrollDelta, "CSS pixels to the right (negative: left)."),
@@ -59,7 +58,7 @@ export const scrollTool = defineBrowserTool({
 export const dragTool = defineBrowserTool({
   name: "station_browser_drag",
   group: "default",
-  description: "Drags one element and drops it on another (drag and drop), e.g. to reorder a list or move a card to another column.",
+  description: "Drags one element and drops it on another, e.g. to reorder a list or move a card to another column.",
   input: sessionInput({ from: targetField("The element to drag."), to: targetField("The element to drop it on.") }),
   annotations: hints("Drag and drop", { destructiveHint: true, openWorldHint: true }),
   async run(input, context) {

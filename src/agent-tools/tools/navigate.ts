@@ -1,6 +1,6 @@
 import * as v from "valibot";
 import { dialogAction, dialogTimeout, promptText, url } from "../../protocol/command-fields.js";
-import { pageId } from "../../protocol/fields.js";
+import { choice, pageId } from "../../protocol/fields.js";
 import { defineBrowserTool, hints } from "../define-tool.js";
 import { invalidInputReply } from "../failure.js";
 import { described, sessionInput } from "../fields.js";
@@ -16,11 +16,11 @@ export const navigateTool = defineBrowserTool({
   name: "station_browser_navigate",
   group: "default",
   description:
-    "Loads a URL in the selected page, or goes back, forward or reloads. Returns the URL, the title and what changed; then observe " +
-    "to get refs. To follow a link on the page, click it; for a new tab, use station_browser_pages.",
+    "Loads a URL in the selected page, or goes back, forward or reloads; reports the URL, title and what changed (observe for " +
+    "refs). To follow a link, click it; for a new tab, use station_browser_pages.",
   input: sessionInput({
     url: v.optional(described(url, "An absolute http(s) URL, or about:blank. Give url or action.")),
-    action: v.optional(described(v.picklist(historyActions, 'expected "back", "forward" or "reload"'), "Instead of a URL: go back, forward or reload.")),
+    action: v.optional(described(choice(historyActions), "Instead of a URL: go back, forward or reload.")),
   }),
   annotations: hints("Navigate", { openWorldHint: true }),
   async run(input, context) {
@@ -39,10 +39,10 @@ export const pagesTool = defineBrowserTool({
   name: "station_browser_pages",
   group: "default",
   description:
-    "Lists the pages (tabs) of a session, opens a new one (optionally at url), selects one or closes one. The other tools act on " +
+    "Lists the pages (tabs) of a session, opens a new one (optionally at url), selects or closes one. Other tools act on " +
     "the selected page. List after an action reports new pages (popups). Not for navigating the current page.",
   input: sessionInput({
-    action: described(v.picklist(pageActions, 'expected "list", "new", "select" or "close"'), "What to do."),
+    action: described(choice(pageActions), "What to do."),
     page: v.optional(described(pageId, "The page id (p1, …) to select or close; close without it closes the selected page.")),
     url: v.optional(described(url, "For new: an http(s) URL to open.")),
   }),
@@ -76,8 +76,8 @@ export const dialogTool = defineBrowserTool({
   group: "default",
   description:
     "Sets how the next JavaScript dialog (alert, confirm, prompt) is answered: accept (optionally with promptText) or dismiss. Call " +
-    "it just before the action that opens the dialog; it applies once and expires (default 10 s). Without it, dialogs are dismissed " +
-    "at once and the action result says so.",
+    "it just before the action that opens it; it applies once and expires (default 10 s). Without it, dialogs are dismissed " +
+    "at once and the result says so.",
   input: sessionInput({
     action: described(dialogAction, "Accept or dismiss the dialog."),
     promptText: described(promptText, "Text to enter into a prompt dialog when accepting."),

@@ -1,12 +1,12 @@
 import * as v from "valibot";
 import { screenshotFormat, screenshotQuality, waitState, waitTimeout } from "../../protocol/command-fields.js";
-import { integerIn } from "../../protocol/fields.js";
+import { choice, integerIn } from "../../protocol/fields.js";
 import { limits } from "../../protocol/limits.js";
 import type { CommandResult, InspectedElement } from "../../protocol/results.js";
 import { targetText } from "../../protocol/target.js";
 import { defineBrowserTool, hints, type ToolContext } from "../define-tool.js";
 import { invalidInputReply } from "../failure.js";
-import { described, sessionInput, targetField, toTarget } from "../fields.js";
+import { described, refsExplained, sessionInput, targetField, toTarget } from "../fields.js";
 import { agentToolLimits } from "../limits.js";
 import { readText } from "../page-probe.js";
 import { addPage, textReply, type ToolReply } from "../reply.js";
@@ -25,12 +25,11 @@ export const observeTool = defineBrowserTool({
   name: "station_browser_observe",
   group: "default",
   description:
-    "Reads the selected page as text. Mode aria (default): an accessibility tree in which each interactive element has a ref " +
-    "(e.g. [ref=e12]) to pass as target to the other tools; each observe makes the page's older refs stale. interactive: only " +
-    "controls (smaller). dom: elements with CSS-pixel boxes, no refs. text: the visible text, no refs. Use it, not a screenshot, " +
-    "to find what to act on, and after a navigation.",
+    `Reads the selected page as text. aria (default): an accessibility tree; ${refsExplained}. interactive: only controls ` +
+    "(smaller). dom: elements with CSS-pixel boxes, no refs. text: the visible text, no refs. Use it, not a screenshot, to find " +
+    "what to act on, and after a navigation.",
   input: sessionInput({
-    mode: v.optional(described(v.picklist(observeModes, `expected one of ${observeModes.map((mode) => `"${mode}"`).join(", ")}`), "What to read (default aria).")),
+    mode: v.optional(described(choice(observeModes), "What to read (default aria).")),
     maxBytes: v.optional(described(integerIn(1024, limits.accessibility.bytesMax), "Largest snapshot in bytes (the toolset's text limit applies anyway).")),
   }),
   annotations: hints("Observe page", { readOnlyHint: true, openWorldHint: true }),
@@ -85,7 +84,7 @@ export const screenshotTool = defineBrowserTool({
   name: "station_browser_screenshot",
   group: "default",
   description:
-    "Returns an image of the selected page's viewport (at most 1280x800), to check layout, images, charts or visual state that text " +
+    "Returns an image of the selected page's viewport (at most 1280x800) for layout, images, charts or visual state that text " +
     "cannot show. Do not use it to find elements to act on: use station_browser_observe, which gives refs.",
   input: sessionInput({
     format: described(screenshotFormat, 'Image format (default "png"; "jpeg" is smaller).'),
@@ -105,8 +104,8 @@ export const waitTool = defineBrowserTool({
   name: "station_browser_wait",
   group: "default",
   description:
-    "Waits until an element (target) or a text appears on the selected page, or, with state hidden, until the element goes. Use it " +
-    "after an action that starts slow loading; not as a pause, and not for what is already shown (observe instead).",
+    "Waits until an element (target) or a text appears on the selected page, or, with state hidden, goes. Use it after an action " +
+    "that starts slow loading; not as a pause, nor for what is already shown (observe instead).",
   input: sessionInput({
     target: v.optional(targetField("The element to wait for. Give target or text.")),
     text: v.optional(described(targetText("text"), "Text to wait for (case-insensitive substring). Give target or text.")),

@@ -8,7 +8,8 @@ import { formatBundleSize, measureAgentBundle } from "../../bench/bundle-size.js
  * grow back; lower it as the bundle shrinks, and replace it with
  * `agentBundleBudget` once under budget.
  */
-const ceiling = { minified: 89_600, gzipped: 30_500 };
+// Issue 12 raised it by what checking every command result against its schema measured (+1,744 B minified, +801 B gzipped).
+const ceiling = { minified: 91_344, gzipped: 31_301 };
 
 describe("/agent bundle size", () => {
   it("stays under its ceiling (minified and gzipped), printing the figures", async () => {

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import * as v from "valibot";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BrowserUseClient } from "../../src/agent.js";
+import { BrowserUseClient, createBrowserAgentTools } from "../../src/agent.js";
 import * as errors from "../../src/errors.js";
 import { commandOps, type BrowserCommandInput, type CommandOp } from "../../src/protocol/commands.js";
 import { commandResultSchemas, type CommandResultMap } from "../../src/protocol/results.js";
-import { dataScript, startScriptedWorker, type ScriptedWorker } from "../helpers/scripted-worker.js";
+import { dataScript, sendJson, startScriptedWorker, type ScriptedWorker } from "../helpers/scripted-worker.js";
 
 /**
  * Issue 12 "Command results": the client checks every command result against
@@ -165,5 +165,39 @@ describe("the client checks every command result", () => {
     expect(click.message).toContain('the click result does not match the protocol: result.navigated: expected boolean, received "yes"');
     expect(worker.requests).toHaveLength(2);
     expect(waits).toEqual([]);
+  });
+});
+
+describe("agent tools over a malformed result", () => {
+  it("a click reports an unknown outcome, never a failure; a screenshot an error; neither is sent twice", async () => {
+    let result: unknown;
+    worker.answer((request, response) => {
+      const body = request.body!;
+      const openTag = (body.options as { openTag?: string } | undefined)?.openTag;
+      const session = { id: "s1", provider: "local", openTag, openedAt: "2026-01-01T00:00:00.000Z", control: { mode: "automation" } };
+      sendJson(response, 200, { data: body.method === "open" ? session : result });
+    });
+    const toolset = createBrowserAgentTools({ client: client(), maxSessions: 1 });
+    const call = (name: string, input: unknown) => toolset.tools.find((tool) => tool.name === `station_browser_${name}`)!.execute(input);
+    expect((await call("open", {})).text).toContain("session s1 is open");
+    const executes = () => worker.requests.filter((request) => request.body?.method === "execute").length;
+
+    result = { ...action, url: 123 };
+    const click = await call("click", { target: { by: "role", role: "button", name: "Send" } });
+    expect(click.isError).toBe(true);
+    expect(click.text).toMatch(/^outcome: unknown — click/);
+    expect(click.text).not.toMatch(/outcome: (ok|failed)/);
+    expect(click.text).toContain("the click result does not match the protocol: result.url: expected string, received 123");
+    expect(executes()).toBe(1);
+
+    result = { ...samples.screenshot, base64: null };
+    const shot = await call("screenshot", {});
+    expect(shot.isError).toBe(true);
+    // An observation changed nothing: a plain failure.
+    expect(shot.text).toMatch(/^outcome: failed — screenshot/);
+    expect(shot.text).toContain("result.base64: expected string, received null");
+    expect(shot.images ?? []).toEqual([]);
+    expect(executes()).toBe(2);
+    await toolset.close();
   });
 });

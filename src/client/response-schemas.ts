@@ -90,13 +90,15 @@ type ResponseSchemasFit = Assert<{ [Method in keyof ResponseDataMap]: SchemaFits
 
 /** The result of an op this client does not know (a newer worker's): passed on as it came. */
 const UnknownOpResultSchema = v.unknown();
+/** The first problem is the one reported: stop there. */
+const firstIssueOnly = { abortEarly: true };
 
 /**
  * The schema of a command result for `op`: the protocol's own
  * ({@link commandResultSchemas}), or for an op this client does not know
  * (which a worker refuses, unless it is newer) none.
  */
-export function commandResultSchema(op: unknown): v.GenericSchema {
+function commandResultSchema(op: unknown): v.GenericSchema {
   return typeof op === "string" && Object.hasOwn(commandResultSchemas, op) ? commandResultSchemas[op as CommandOp] : UnknownOpResultSchema;
 }
 
@@ -106,9 +108,9 @@ export function commandResultSchema(op: unknown): v.GenericSchema {
  * or `undefined` when it is one.
  */
 export function commandResultProblem(op: unknown, data: unknown): string | undefined {
-  const parsed = v.safeParse(commandResultSchema(op), data, { abortEarly: true });
+  const parsed = v.safeParse(commandResultSchema(op), data, firstIssueOnly);
   if (parsed.success) return undefined;
   const [issue] = parsed.issues;
-  const problem = issue.received === "undefined" ? "required" : `expected ${issue.expected}, received ${issue.received}`;
+  const problem = issue.received === "undefined" ? "required" : issue.expected === null ? issue.message : `expected ${issue.expected}, received ${issue.received}`;
   return `the ${String(op)} result does not match the protocol: ${formatIssuePath("result", issue)}: ${problem}`;
 }

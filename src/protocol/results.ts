@@ -264,6 +264,11 @@ export type TraceStopResult = Shape<typeof TraceStopResultSchema>;
 /**
  * The result schema of each command. Every op of the vocabulary has one, so
  * a new op does not compile until its result is declared.
+ *
+ * @example
+ * ```ts
+ * v.safeParse(commandResultSchemas.text, { text: "Hi", truncated: false, url: "https://example.com/", title: "Example" }).success; // true
+ * ```
  */
 export const commandResultSchemas = {
   navigate: ActionResultSchema,

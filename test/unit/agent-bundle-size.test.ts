@@ -8,8 +8,8 @@ import { formatBundleSize, measureAgentBundle } from "../../bench/bundle-size.js
  * grow back; lower it as the bundle shrinks, and replace it with
  * `agentBundleBudget` once under budget.
  */
-// Issue 12 raised it by what checking every command result against its schema measured (+1,744 B minified, +801 B gzipped).
-const ceiling = { minified: 91_344, gzipped: 31_301 };
+// Issue 12 raised it by what checking every command result against its schema measured (+1,778 B minified, +806 B gzipped).
+const ceiling = { minified: 91_378, gzipped: 31_306 };
 
 describe("/agent bundle size", () => {
   it("stays under its ceiling (minified and gzipped), printing the figures", async () => {

@@ -93,6 +93,7 @@ export type {
   WaitForResult,
   DialogPolicyResult,
   UploadResult,
+  SelectResult,
   DownloadInfo,
   DownloadsResult,
   DownloadReadResult,

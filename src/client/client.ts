@@ -1,4 +1,4 @@
-import type * as v from "valibot";
+import * as v from "valibot";
 import type { Checkpoint, ControlGrant, ControlState, ManagedSessionInfo, ReconcileReport, RecordingFrame, RecordingMeta } from "../protocol/sessions.js";
 import type { PerformAction } from "../protocol/perform.js";
 import { resolveExecuteOptions, type BrowserBackend, type CloseSessionOptions, type ExecuteOptions } from "../protocol/backend.js";
@@ -9,7 +9,7 @@ import type { CommandResult } from "../protocol/results.js";
 import type { WorkerMethod } from "../protocol/wire.js";
 import type { CallContext } from "./call-context.js";
 import { resolveClientOptions, type BrowserUseClientOptions } from "./options.js";
-import { commandResultSchema, responseSchemas } from "./response-schemas.js";
+import { commandResultProblem, responseSchemas } from "./response-schemas.js";
 import { WorkerTransport } from "./transport.js";
 
 /** Per-call options of the client's methods. */
@@ -19,6 +19,9 @@ export interface ClientCallOptions {
 }
 
 type Ids = Omit<CallContext, "method" | "stationId">;
+
+/** `data` as the transport hands it to {@link BrowserUseClient.command}, which checks it per op. */
+const AnyDataSchema = v.unknown();
 
 /**
  * The remote {@link BrowserBackend}: talks HTTP JSON to a station's browser
@@ -80,17 +83,15 @@ export class BrowserUseClient implements BrowserBackend {
   ): Promise<CommandResult<Command["op"]>> {
     const { controlToken, signal } = resolveExecuteOptions(options);
     const op = (command as { op?: unknown } | null)?.op;
-    const context = this.context("execute", { sessionId, ...(typeof op === "string" && isObservationCommand({ op }) ? { observation: true } : {}) });
     const body = { method: "execute", id: sessionId, command, controlToken };
-    return (await this.#transport.call(context, body, commandResultSchema(op), signal)) as CommandResult<Command["op"]>;
+    return (await this.command("execute", sessionId, op, body, signal)) as CommandResult<Command["op"]>;
   }
 
   /** The short form of {@link execute}: `navigate` (URL), `evaluate`, `click` (selector), `type`, `press`, `screenshot`. */
   async perform(sessionId: string, action: PerformAction, value?: string, options?: string | ExecuteOptions): Promise<CommandResult> {
     const { controlToken, signal } = resolveExecuteOptions(options);
-    const context = this.context("action", { sessionId });
     const body = { method: "action", id: sessionId, action, value, controlToken };
-    return (await this.#transport.call(context, body, commandResultSchema(action), signal)) as CommandResult;
+    return (await this.command("action", sessionId, action, body, signal)) as CommandResult;
   }
 
   /**
@@ -204,6 +205,21 @@ export class BrowserUseClient implements BrowserBackend {
 
   private context(method: WorkerMethod, ids: Ids): CallContext {
     return { method, stationId: this.stationId, ...ids };
+  }
+
+  /**
+   * One command (`execute`, `action`): its result is checked against the
+   * protocol's schema for `op`. A result that does not match came with a
+   * success answer, so the command ran: for a mutating op that is an unknown
+   * outcome (`OutcomeUnknownError`, never "nothing happened"), for an
+   * observation a `ProviderError`; either names the op and the bad field.
+   */
+  private async command(method: "execute" | "action", sessionId: string, op: unknown, body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+    const context = this.context(method, { sessionId, ...(typeof op === "string" && isObservationCommand({ op }) ? { observation: true } : {}) });
+    const data = await this.#transport.call(context, body, AnyDataSchema, signal);
+    const problem = commandResultProblem(op, data);
+    if (problem !== undefined) throw this.#transport.unreadable(context, 200, problem);
+    return data;
   }
 
   /** One call of `method`: `fields` besides the method in the body, `ids` in every error it may raise. */

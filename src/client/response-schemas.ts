@@ -3,6 +3,8 @@
  * session shapes (src/protocol/sessions.ts) for the session-level methods,
  * where every field the caller relies on is required and typed (fields a
  * newer worker adds pass through); anything else is a malformed response.
+ * Command results (`execute`, `action`) are checked against the protocol's
+ * result schemas (src/protocol/results.ts) in the same way.
  */
 import * as v from "valibot";
 import {
@@ -21,10 +23,10 @@ import {
   type RecordingFrame,
   type RecordingMeta,
 } from "../protocol/sessions.js";
+import type { CommandOp } from "../protocol/commands.js";
+import { formatIssuePath } from "../protocol/parse.js";
+import { commandResultSchemas } from "../protocol/results.js";
 import type { WorkerMethod } from "../protocol/wire.js";
-
-const text = v.string();
-const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 /** Methods that return nothing: any `data` (the worker sends `null` or `{ ok: true }`) is accepted and dropped. */
 const NothingSchema = v.unknown();
@@ -86,38 +88,29 @@ type SchemaFits<Method extends keyof ResponseDataMap> = v.InferOutput<(typeof re
 type Assert<Condition extends true> = Condition;
 type ResponseSchemasFit = Assert<{ [Method in keyof ResponseDataMap]: SchemaFits<Method> }[keyof ResponseDataMap]>;
 
-/** An action's change in visible text (`textChange: true`): optional, and checked when present. */
-const textChange = v.optional(v.looseObject({ added: v.array(text), removed: v.array(text), addedCount: count, removedCount: count }));
+/** The result of an op this client does not know (a newer worker's): passed on as it came. */
+const UnknownOpResultSchema = v.unknown();
+/** The first problem is the one reported: stop there. */
+const firstIssueOnly = { abortEarly: true };
 
-/** Commands whose result carries data besides (or instead of) `ok: true` (see `src/protocol/results.ts`). */
-const dataResultSchemas: Record<string, v.GenericSchema> = {
-  pages: v.looseObject({ pages: v.array(v.looseObject({ pageId: text, url: text })), selectedPageId: text }),
-  downloads: v.looseObject({ downloads: v.array(v.looseObject({ downloadId: text })) }),
-  downloadRead: v.looseObject({ downloadId: text, base64: text, more: v.boolean() }),
-  inspect: v.looseObject({ elements: v.array(v.looseObject({ tag: text })), truncated: v.boolean() }),
-  accessibility: v.looseObject({ snapshot: text, truncated: v.boolean() }),
-  screenshot: v.looseObject({
-    mimeType: v.picklist(["image/png", "image/jpeg"]),
-    base64: text,
-    width: count,
-    height: count,
-  }),
-  text: v.looseObject({ text, truncated: v.boolean(), url: text, title: text }),
-  content: v.looseObject({ html: text, truncated: v.boolean() }),
-  evaluate: v.looseObject({}),
-  diagnostics: v.looseObject({ events: v.array(v.looseObject({})) }),
-  challenge: v.looseObject({ state: v.picklist(["none", "challenge", "blocked", "throttled"]), evidence: v.array(text) }),
-  traceStop: v.looseObject({ mimeType: text, base64: text }),
-  // `sensitive` may be absent (an older worker): callers then treat the text as a password.
-  fill: v.looseObject({ ok: v.literal(true), sensitive: v.optional(v.boolean()), textChange }),
-  type: v.looseObject({ ok: v.literal(true), sensitive: v.optional(v.boolean()), textChange }),
-};
+/**
+ * The schema of a command result for `op`: the protocol's own
+ * ({@link commandResultSchemas}), or for an op this client does not know
+ * (which a worker refuses, unless it is newer) none.
+ */
+function commandResultSchema(op: unknown): v.GenericSchema {
+  return typeof op === "string" && Object.hasOwn(commandResultSchemas, op) ? commandResultSchemas[op as CommandOp] : UnknownOpResultSchema;
+}
 
-/** Every other command (navigation, interaction, `waitFor`, `dialog`, …) reports `ok: true`. */
-const ActionLikeResultSchema = v.looseObject({ ok: v.literal(true), textChange });
-
-/** The schema of a command result for `op` (an unknown op is refused by the worker before this matters). */
-export function commandResultSchema(op: unknown): v.GenericSchema {
-  const schema = typeof op === "string" && Object.hasOwn(dataResultSchemas, op) ? dataResultSchemas[op] : undefined;
-  return schema ?? ActionLikeResultSchema;
+/**
+ * Why `data` is not a result of `op`, naming the first bad field
+ * (`result.url: expected string, received 42`, `result.title: required`),
+ * or `undefined` when it is one.
+ */
+export function commandResultProblem(op: unknown, data: unknown): string | undefined {
+  const parsed = v.safeParse(commandResultSchema(op), data, firstIssueOnly);
+  if (parsed.success) return undefined;
+  const [issue] = parsed.issues;
+  const problem = issue.received === "undefined" ? "required" : issue.expected === null ? issue.message : `expected ${issue.expected}, received ${issue.received}`;
+  return `the ${String(op)} result does not match the protocol: ${formatIssuePath("result", issue)}: ${problem}`;
 }

@@ -107,7 +107,7 @@ export class WorkerTransport {
     const what = `the worker's answer could not be read (HTTP ${status}, ${this.quote(reason, 300)})`;
     const workerMayHaveActed = status < 300 || status >= 500;
     if (!changesNothing(context) && workerMayHaveActed) {
-      return new OutcomeUnknownError(`${context.method}: ${what}; it may have run (${describeCall(context)}). To find out: ${outcomeHint(context)}`);
+      return new OutcomeUnknownError(`${context.method}: ${what}; it may have run (${describeCall(context)}). To find out: ${outcomeHint(context)}`, outcomeDetails(context));
     }
     return new ProviderError(`${context.method}: ${what} (${describeCall(context)})`, { status });
   }

@@ -7,19 +7,12 @@
  * the types name only the declared fields.
  */
 import * as v from "valibot";
+import type { Shape } from "./declared.js";
 import { OpenOptionsSchema } from "./open-options.js";
 
 const text = v.string();
 const id = v.pipe(text, v.minLength(1));
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
-
-/** The declared fields of a loose object's output, without its `[key: string]: unknown` (nested objects and arrays too). */
-type Declared<T> = T extends readonly (infer Item)[]
-  ? Declared<Item>[]
-  : T extends object
-    ? { [Key in keyof T as string extends Key ? never : Key]: Declared<T[Key]> }
-    : T;
-type Shape<Schema extends v.GenericSchema> = Declared<v.InferOutput<Schema>>;
 
 /** Who drives a session now. Never carries the token. */
 export const ControlStateSchema = v.looseObject({ mode: v.picklist(["automation", "human"]), expiresAt: v.optional(text) });

@@ -1,4 +1,5 @@
 import { limits } from "./limits.js";
+import type { TextChange } from "./results.js";
 
 /**
  * What changed in a page's visible text across an action, as lines added and
@@ -7,16 +8,8 @@ import { limits } from "./limits.js";
  * the same answer instead of reading the page before and after.
  */
 
-/** The change in visible text that an action result carries. */
-export interface TextChange {
-  /** Lines the page gained, in page order (at most {@link limits.textChange.lines}, each at most {@link limits.textChange.lineLength} characters). */
-  added: string[];
-  /** Lines the page lost. */
-  removed: string[];
-  /** How many lines were added and removed in all (the lists may be cut). */
-  addedCount: number;
-  removedCount: number;
-}
+/** The change in visible text that an action result carries (declared in `results.ts`). */
+export type { TextChange };
 
 /** Lines of visible text, whitespace collapsed, empty lines dropped. */
 function textLines(text: string): string[] {

@@ -26,7 +26,7 @@ const recording = { id: "r1", sessionId: "s1", startedAt: "x", state: "recording
 const frame = { mimeType: "image/png", base64: "iVBO", capturedAt: "x" };
 const grant = { token: "lease-token", expiresAt: "x" };
 const actionResult = { ok: true, url: "https://example.com/", title: "Example", navigated: true, newPages: [] };
-const inspectResult = { elements: [{ tag: "a", box: { x: 0, y: 0, width: 1, height: 1 } }], truncated: false, coordinateSpace: "css-pixels-main-viewport" };
+const inspectResult = { elements: [{ tag: "a", box: { x: 0, y: 0, width: 1, height: 1 } }], truncated: false, coordinateSpace: "css-pixels-main-viewport", viewport: { width: 1280, height: 800 } };
 
 type Case = [name: string, call: (client: BrowserUseClient) => Promise<unknown>, body: Record<string, unknown> & { method: WorkerMethod }, data: unknown];
 const cases: Case[] = [
@@ -199,7 +199,7 @@ describe("malformed answers", () => {
     worker.answer(dataScript({ ok: true, truncated: false, url: "https://example.test/", title: "Example" }));
     const malformed = await client().execute("s1", { op: "text" }).catch((caught: unknown) => caught);
     expect(malformed).toBeInstanceOf(Error);
-    expect((malformed as Error).message).toMatch(/data\.text: Invalid (type|key)/);
+    expect((malformed as Error).message).toMatch(/the text result does not match the protocol: result\.text: required/);
   });
 
   it("passes on a fill/type result's sensitive flag, accepts one without it (an older worker), refuses one of the wrong type", async () => {
@@ -209,7 +209,7 @@ describe("malformed answers", () => {
     worker.answer(dataScript(action));
     expect(await client().execute("s1", { op: "type", text: "v" })).not.toHaveProperty("sensitive");
     worker.answer(dataScript({ ...action, sensitive: "no" }));
-    await expect(client().execute("s1", { op: "type", text: "v" })).rejects.toThrow(/data\.sensitive: Invalid type: Expected boolean/);
+    await expect(client().execute("s1", { op: "type", text: "v" })).rejects.toThrow(/result\.sensitive: expected boolean, received "no"/);
   });
 
   it("passes on an action's textChange and refuses one of the wrong shape", async () => {
@@ -218,16 +218,16 @@ describe("malformed answers", () => {
     worker.answer(dataScript({ ...action, textChange: change }));
     expect(await client().execute("s1", { op: "click", selector: "a", textChange: true })).toMatchObject({ textChange: change });
     worker.answer(dataScript({ ...action, textChange: { added: "Saved", removed: [], addedCount: 1, removedCount: 0 } }));
-    await expect(client().execute("s1", { op: "click", selector: "a", textChange: true })).rejects.toThrow(/data\.textChange\.added: Invalid type/);
+    await expect(client().execute("s1", { op: "click", selector: "a", textChange: true })).rejects.toThrow(/result\.textChange\.added: expected Array/);
   });
 
   it("on a mutation the worker may have acted on, the outcome is unknown; a 4xx page is not", async () => {
     worker.answer(dataScript({ ok: false }));
     const click = await client().execute("s1", { op: "click", selector: "a" }).catch((caught: unknown) => caught);
     expect(click).toBeInstanceOf(errors.OutcomeUnknownError);
-    expect((click as Error).message).toMatch(/data\.ok: Invalid type: Expected true.*session s1.*observe session s1/);
+    expect((click as Error).message).toMatch(/the click result does not match the protocol: result\.ok: expected true, received false.*session s1.*observe session s1/);
     worker.answer(dataScript({ elements: "none", truncated: false }));
-    await expect(client().execute("s1", { op: "inspect" })).rejects.toThrow(/data\.elements: Invalid type: Expected Array/);
+    await expect(client().execute("s1", { op: "inspect" })).rejects.toThrow(/result\.elements: expected Array/);
     worker.answer((_request, response) => response.writeHead(502, { "content-type": "text/html" }).end("<html>Bad Gateway</html>"));
     await expect(client().execute("s1", { op: "hover", selector: "a" })).rejects.toSatisfy(errors.isOutcomeUnknownError);
     // An observation changes nothing, so the same answer to it is a plain provider error.

@@ -227,6 +227,69 @@ describe("renderAgentForm", () => {
     expect(output[1]).toBe('textbox "Email" [ref=e3]');
   });
 
+  it("drops text that repeats a nearby field's label or placeholder loosely, and keeps text that only resembles it", () => {
+    const { snapshot } = render([
+      "Email address:",
+      { role: "textbox", name: "*Email address", ref: "e1" },
+      "Password",
+      { role: "textbox", name: "Password *", ref: "e2" },
+      "Search the shop",
+      { role: "searchbox", ref: "e3", placeholder: "Search the shop…" },
+      "Password rules",
+      { role: "textbox", name: "New password", ref: "e4" },
+    ]);
+    expect(lines(snapshot)).toEqual([
+      'textbox "*Email address" [ref=e1]',
+      'textbox "Password *" [ref=e2]',
+      'searchbox placeholder="Search the shop…" [ref=e3]',
+      '"Password rules"',
+      'textbox "New password" [ref=e4]',
+    ]);
+  });
+
+  it("drops text that repeats earlier text loosely (case, quotes and punctuation aside)", () => {
+    const { snapshot } = render([
+      "Don't have an account?",
+      { role: "link", name: "Sign up", ref: "e1" },
+      "Don’t have an account",
+      { role: "link", name: "Register", ref: "e2" },
+      "Don't have a card?",
+    ]);
+    expect(lines(snapshot)).toEqual(['"Don\'t have an account?"', 'link "Sign up" [ref=e1]', 'link "Register" [ref=e2]', '"Don\'t have a card?"']);
+  });
+
+  it("keeps repeated text when it is the only label of an unnamed field", () => {
+    const { snapshot } = render([
+      { role: "form", name: "Flights", ref: "e1", children: ["Child 1 age", { role: "combobox", ref: "e2" }] },
+      { role: "form", name: "Hotels", ref: "e3", children: ["Child 1 age", { role: "combobox", ref: "e4" }] },
+      { role: "form", name: "Cars", ref: "e5", children: ["Child 1 age", { role: "link", ref: "e6", url: "/cars" }] },
+    ]);
+    expect(lines(snapshot)).toEqual([
+      'form "Flights":',
+      ' "Child 1 age"',
+      " combobox [ref=e2]",
+      'form "Hotels":',
+      ' "Child 1 age"',
+      " combobox [ref=e4]",
+      'form "Cars":',
+      ' link url="/cars" [ref=e6]',
+    ]);
+  });
+
+  it("drops copyright notices and keeps text that only mentions copyright", () => {
+    const { snapshot } = render([
+      "© 2019 Acme Inc.",
+      "Copyright © 2002-2018 ModCloth.com. All rights reserved.",
+      "(c) 2020 Example Ltd",
+      "Copyright 2021 Example",
+      "2019 Well.ca All Rights Reserved",
+      "Copyright law protects the photos in this article.",
+      "We reserved all rights to the name.",
+      { role: "link", name: "Terms", ref: "e1" },
+    ]);
+    expect(lines(snapshot)).toEqual(['"Copyright law protects the photos in this article."', '"We reserved all rights to the name."', 'link "Terms" [ref=e1]']);
+  });
+
   it("joins inline text fragments that fit on one line", () => {
     const { snapshot } = render([
       { role: "paragraph", ref: "e1", children: ["Medicines containing", { role: "strong", ref: "e2", text: "Losartan" }, "were recalled."] },

@@ -186,8 +186,10 @@ class Budget {
 const labelledAfter = new Set(["checkbox", "radio", "switch"]);
 
 /**
- * Drops text without letters or digits, text that repeats a nearby element's
- * label or any earlier text or heading, and headings that repeat an earlier heading.
+ * Drops text without letters or digits, copyright notices, text that repeats
+ * a nearby element's label or placeholder or any earlier text or heading, and
+ * headings that repeat an earlier heading (all compared loosely). Text that
+ * is the only label of an unnamed field is kept even when repeated.
  */
 function dropRepeats(items: readonly AgentItem[], interactiveOnly: boolean): AgentItem[] {
   const seenText = new Set<string>();
@@ -195,17 +197,38 @@ function dropRepeats(items: readonly AgentItem[], interactiveOnly: boolean): Age
   return items.filter((item, index) => {
     if (item.kind !== "text" && item.kind !== "heading") return true;
     if (interactiveOnly) return false;
-    const key = item.text.toLowerCase();
-    if (!/[\p{L}\p{N}]/u.test(item.text)) return false;
+    const key = looseText(item.text);
+    if (!key) return false;
     if (item.kind === "heading") {
       if (seenHeadings.has(key)) return false;
       seenHeadings.add(key);
-    } else if (seenText.has(key) || repeatsNearbyLabel(items, index, clipText(key, nameLength))) {
+      return true;
+    }
+    if (isUnnamedFieldLabel(items, index)) {
+      seenText.add(key);
+      return true;
+    }
+    if (copyrightNotice.test(item.text) || seenText.has(key) || repeatsNearbyLabel(items, index, looseText(clipText(item.text, nameLength)))) {
       return false;
     }
     seenText.add(key);
     return true;
   });
+}
+
+/** `© 2019 Acme`, `Copyright © Acme`, `(c) 2019 Acme`, `Copyright 2019 Acme`, `… All rights reserved.`: boilerplate, not page content. */
+const copyrightNotice = /^(?:©|\(c\)\s*\d{4}|copyright\s*(?:©|\(c\)|\d{4}))|all rights reserved\W*$/i;
+
+/** Roles of form fields, whose nearby text may be their only label. */
+const fieldRoles = new Set(["textbox", "searchbox", "combobox", "listbox", "spinbutton", "slider", "checkbox", "radio", "switch"]);
+
+/** The text item at `index` is right before an unnamed field (or right after an unnamed checkbox): that field's only label. */
+function isUnnamedFieldLabel(items: readonly AgentItem[], index: number): boolean {
+  const unnamed = (item: AgentItem | undefined): item is ElementItem =>
+    item?.kind === "element" && fieldRoles.has(item.node.role) && !item.label && !item.placeholder;
+  const next = items[index + 1];
+  const previous = items[index - 1];
+  return unnamed(next) || (unnamed(previous) && labelledAfter.has(previous.node.role));
 }
 
 /** Joins consecutive text runs of one level (inline fragments) while they fit on one line, then clips each line. */
@@ -239,9 +262,14 @@ function repeatsNearbyLabel(items: readonly AgentItem[], index: number, key: str
   const to = Math.min(items.length - 1, index + repeatWindow);
   for (let other = from; other <= to; other++) {
     const item = items[other];
-    if (item?.kind === "element" && item.label.toLowerCase() === key) return true;
+    if (item?.kind === "element" && (looseText(item.label) === key || (item.placeholder !== undefined && looseText(item.placeholder) === key))) return true;
   }
   return false;
+}
+
+/** Text compared loosely: lower case, letters and digits only (`"*E-mail:"` and `"e-mail"` are the same). */
+function looseText(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 }
 
 /** Kept items nested inside the item at `index` (sections not counted). */

@@ -26,7 +26,7 @@ export const observeTool = defineBrowserTool({
   group: "default",
   description:
     "Reads the selected page as text. Mode aria (default): an accessibility tree in which each interactive element has a ref " +
-    "(e.g. [ref=e12]) to pass as target to the other tools; each observe makes the page's older refs stale. interactive: only " +
+    "(e.g. [e12]) to pass as target to the other tools; each observe makes the page's older refs stale. interactive: only " +
     "controls (smaller). dom: elements with CSS-pixel boxes, no refs. text: the visible text, no refs. Use it, not a screenshot, " +
     "to find what to act on, and after a navigation.",
   input: sessionInput({

@@ -8,19 +8,21 @@
  * ```text
  * main:
  *  h1 "Sign in"
- *  textbox "Email" placeholder="you@example.com" [ref=e4]
- *  checkbox "Remember me" [checked] [ref=e5]
- *  combobox "Country" value="France" [ref=e6]
+ *  textbox "Email" placeholder="you@example.com" [e4]
+ *  checkbox "Remember me" [checked] [e5]
+ *  combobox "Country" value="France" [e6]
  *   options: "Austria", "Belgium", "France", … 190 more
- *  button "Sign in" [ref=e7]
+ *  button "Sign in" [e7]
  *  "By signing in you accept the terms"
- *  links: "Terms" [ref=e8], "Privacy" [ref=e9], "Help" [ref=e10]
+ *  links: "Terms" [e8], "Privacy" [e9], "Help" [e10]
  * … 12 more text lines not shown
  * ```
- * - `role "label" [flags] key="value"… [ref=R]` is an element (with
- *   `boxes`, followed by `[box=x,y,width,height]`); `[ref=R]` is the only ref
- *   marker and never appears inside a quoted string, because every
- *   page-controlled string is JSON-quoted. Flags: `[checked]`,
+ * - `role "label" [flags] key="value"… [R]` is an element with its ref R
+ *   (`e12`, or `f1e3` inside a frame; with `boxes`, followed by
+ *   `[box=x,y,width,height]`); `[R]` is the only ref marker (Playwright's
+ *   `[ref=R]` minus `ref=`: refs are a quarter of the bytes) and a real one
+ *   never appears inside a quoted string, because every page-controlled
+ *   string is JSON-quoted. Flags: `[checked]`,
  *   `[checked=mixed]`, `[pressed]`, `[selected]`, `[expanded]`, `[disabled]`,
  *   `[invalid]`, `[focused]`; keys: `value`, `placeholder`, `url` (unnamed
  *   links only).
@@ -28,10 +30,10 @@
  *   an element ending in `:` has interactive children one level deeper. At
  *   the depth limit the line ends with `… N more lines deeper` instead.
  * - `h1`…`h6 "text"` is a heading; a heading made of one link or button is
- *   printed as `h2 link "text" [ref=R]`.
- * - `links: "Home" [ref=R1], "Blog" [ref=R2], …` lists three or more plain
+ *   printed as `h2 link "text" [R]`.
+ * - `links: "Home" [R1], "Blog" [R2], …` lists three or more plain
  *   links in a row (named, no state), up to ten a line: the same as a
- *   `link "Home" [ref=R1]` line each, in fewer bytes.
+ *   `link "Home" [R1]` line each, in fewer bytes.
  * - A bare `"text"` line is static text; `img "name"` an image's name.
  * - Lines starting with `…` are notes from the renderer, not page content.
  *
@@ -316,7 +318,7 @@ function renderElement(item: ElementItem, options: AgentFormOptions, opens: bool
   if (item.value !== undefined) head += ` value=${quoteText(item.value)}`;
   if (item.placeholder) head += ` placeholder=${quoteText(item.placeholder)}`;
   if (item.url) head += ` url=${quoteText(item.url)}`;
-  head += " [ref=";
+  head += " [";
   let tail = "]";
   if (options.boxes && node.box) {
     const { x, y, width, height } = node.box;
@@ -344,13 +346,13 @@ function isPlainLink(item: AgentItem, options: AgentFormOptions): boolean {
   return stateless && item.label !== "" && !item.opens && item.headingLevel === undefined && item.value === undefined && !item.placeholder && !item.url;
 }
 
-/** Links in a row: `links: "Home" [ref=e1], "Blog" [ref=e2], …` (fewer than {@link linkRunMin}: a line each). */
+/** Links in a row: `links: "Home" [e1], "Blog" [e2], …` (fewer than {@link linkRunMin}: a line each). */
 function renderLinkRun(run: readonly ElementItem[], options: AgentFormOptions): SnapshotLine[] {
   if (run.length < linkRunMin) return run.flatMap((item) => renderElement(item, options, false, "", " ".repeat(item.level)));
   const lines: SnapshotLine[] = [];
   for (let start = 0; start < run.length; start += linksPerLine) {
     const chunk = run.slice(start, start + linksPerLine);
-    const [first, ...rest] = chunk.map((item, index) => ({ head: `${index ? ", " : ""}${quoteText(item.label)} [ref=`, ref: item.ref, tail: "]" }));
+    const [first, ...rest] = chunk.map((item, index) => ({ head: `${index ? ", " : ""}${quoteText(item.label)} [`, ref: item.ref, tail: "]" }));
     lines.push({ ...first!, head: `${" ".repeat(chunk[0]!.level)}links: ${first!.head}`, more: rest });
   }
   return lines;

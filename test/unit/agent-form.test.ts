@@ -259,6 +259,22 @@ describe("renderAgentForm", () => {
     expect(lines(snapshot)).toEqual(['"Don\'t have an account?"', 'link "Sign up" [e1]', 'link "Register" [e2]', '"Don\'t have a card?"']);
   });
 
+  it("leaves text that a heading also says to the heading, and keeps text that only starts like it", () => {
+    const { snapshot } = render([
+      "3 surprising findings from our survey",
+      "Published on June 25",
+      { role: "heading", name: "3 Surprising Findings from our Survey!", level: 1, ref: "e1" },
+      "3 surprising findings from our survey, explained",
+      { role: "link", name: "Share", ref: "e2" },
+    ]);
+    expect(lines(snapshot)).toEqual([
+      '"Published on June 25"',
+      'h1 "3 Surprising Findings from our Survey!"',
+      '"3 surprising findings from our survey, explained"',
+      'link "Share" [e2]',
+    ]);
+  });
+
   it("keeps repeated text when it is the only label of an unnamed field", () => {
     const { snapshot } = render([
       { role: "form", name: "Flights", ref: "e1", children: ["Child 1 age", { role: "combobox", ref: "e2" }] },

@@ -189,13 +189,15 @@ const labelledAfter = new Set(["checkbox", "radio", "switch"]);
 
 /**
  * Drops text without letters or digits, copyright notices, text that repeats
- * a nearby element's label or placeholder or any earlier text or heading, and
+ * a nearby element's label or placeholder, any earlier text or any heading, and
  * headings that repeat an earlier heading (all compared loosely). Text that
  * is the only label of an unnamed field is kept even when repeated.
  */
 function dropRepeats(items: readonly AgentItem[], interactiveOnly: boolean): AgentItem[] {
   const seenText = new Set<string>();
   const seenHeadings = new Set<string>();
+  // Text that a heading of the page says as well (a title printed above its h1) is left to the heading.
+  const headingKeys = new Set(items.flatMap((item) => (item.kind === "heading" ? [looseText(item.text)] : [])));
   return items.filter((item, index) => {
     if (item.kind !== "text" && item.kind !== "heading") return true;
     if (interactiveOnly) return false;
@@ -210,7 +212,8 @@ function dropRepeats(items: readonly AgentItem[], interactiveOnly: boolean): Age
       seenText.add(key);
       return true;
     }
-    if (copyrightNotice.test(item.text) || seenText.has(key) || repeatsNearbyLabel(items, index, looseText(clipText(item.text, nameLength)))) {
+    const clipped = looseText(clipText(item.text, nameLength));
+    if (copyrightNotice.test(item.text) || seenText.has(key) || headingKeys.has(clipped) || repeatsNearbyLabel(items, index, clipped)) {
       return false;
     }
     seenText.add(key);

@@ -91,7 +91,8 @@ interface Control {
   ref: string;
 }
 
-const refPattern = /\[ref=([a-z0-9]+)\]/;
+/** A ref marker: `[e12]` in the agent form, `[ref=e12]` in Playwright's YAML. */
+const refPattern = /\[(?:ref=)?((?:f\d+)?e\d+)\]/;
 const interactiveRoles = new Set(["textbox", "searchbox", "combobox", "button", "link", "checkbox", "radio", "menuitem", "tab", "switch"]);
 const passwordWords = /pass|pwd|passwort|contraseña|mot de passe|senha|пароль|密码|パスワード|\bpin\b/i;
 const usernameWords = /user|e-?mail|login|account|phone|mobile|name|\bid\b|identifi/i;
@@ -103,7 +104,7 @@ const unquote = (text: string) => text.replace(/^"(.*)"$/, "$1").trim();
 
 /**
  * Every element line with a ref, in order, from the agent form
- * (`textbox "Email" placeholder="…" [ref=e4]`, `links: "Home" [ref=e1], …`, bare `"text"` lines) or
+ * (`textbox "Email" placeholder="…" [e4]`, `links: "Home" [e1], …`, bare `"text"` lines) or
  * Playwright's YAML (`- textbox "Email" [ref=e5]`, `- /placeholder: …`,
  * `- button [ref=e7]: Sign in`, `- generic [ref=e9]: Password`).
  */
@@ -116,9 +117,9 @@ function readControls(snapshot: string): Control[] {
       if (controls.length) controls[controls.length - 1]!.placeholder = unquote(yamlPlaceholder[1]!);
       continue;
     }
-    // `links: "Home" [ref=e1], "Blog" [ref=e2], …`: links sharing a line in the agent form.
+    // `links: "Home" [e1], "Blog" [e2], …`: links sharing a line in the agent form.
     if (/^\s*links: "/.test(line)) {
-      for (const match of line.matchAll(/"((?:[^"\\]|\\.)*)" \[ref=([a-z0-9]+)\]/g)) controls.push({ role: "link", name: match[1]!, placeholder: "", context: text, ref: match[2]! });
+      for (const match of line.matchAll(/"((?:[^"\\]|\\.)*)" \[((?:f\d+)?e\d+)\]/g)) controls.push({ role: "link", name: match[1]!, placeholder: "", context: text, ref: match[2]! });
       continue;
     }
     const bareText = /^\s*(?:- text: (.*)|("(?:[^"\\]|\\.)*"))\s*$/.exec(line);
@@ -130,7 +131,8 @@ function readControls(snapshot: string): Control[] {
     if (!head) continue;
     const trailing = unquote(/\]: (.+)$/.exec(line)?.[1] ?? "");
     const name = head[2] ?? trailing;
-    const ref = refPattern.exec(line)?.[1];
+    // The marker outside quoted page text (a quoted name may hold a look-alike).
+    const ref = refPattern.exec(line.replace(/"(?:[^"\\]|\\.)*"/g, '""'))?.[1];
     if (!ref || !interactiveRoles.has(head[1]!)) {
       if (name) text = name;
       continue;

@@ -128,7 +128,7 @@ export function createCorpusProvider(browser: Browser, origin: string): CorpusPr
  * name refs differently (the engine also hides password values).
  */
 export const withoutRefs = (snapshot: string) =>
-  snapshot.replace(/\[ref=[^\]\s]+\]/g, "[ref]").replace(/ value="(?:[^"\\]|\\.)*"/g, " value=…");
+  snapshot.replace(/\[(?:ref=)?(?:f\d+)?e\d+\]/g, "[ref]").replace(/ value="(?:[^"\\]|\\.)*"/g, " value=…");
 
 /** Numbers every ground-truth element with a JS property (no attribute, so the ARIA tree is untouched). */
 export async function markGroundTruth(page: Page): Promise<number> {

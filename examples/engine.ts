@@ -13,8 +13,8 @@ const adapter = new PlaywrightBrowserAdapter(); // local Chromium
 try {
   const handle = await adapter.open();            // or { profileId: "alice" } with createLocalProvider({ profileRootDir })
   await adapter.execute(handle, { op: "navigate", url: page.url });
-  const { snapshot } = await adapter.execute(handle, { op: "accessibility" }); // compact ARIA with refs: link "More information" [ref=e1]
-  const ref = /\[ref=(e\d+)\]/.exec(snapshot)![1]!;
+  const { snapshot } = await adapter.execute(handle, { op: "accessibility" }); // compact ARIA with refs: link "More information" [e1]
+  const ref = /\[(e\d+)\]/.exec(snapshot)![1]!;
   const clicked = await adapter.execute(handle, { op: "click", target: { by: "ref", ref } });
   console.log(`${snapshot}\nclick ${ref} → ${clicked.ok ? "ok" : "failed"}, title "${clicked.title}"`);
 } finally {

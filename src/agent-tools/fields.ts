@@ -31,11 +31,11 @@ export const sessionField = () =>
 
 /**
  * How refs look and behave, for the model: the one place that spells the
- * notation of observations (`[ref=e12]`), used by the observe description and
+ * notation of observations (`[e12]`), used by the observe description and
  * the target field.
  */
 export const refExample = "e12";
-export const refsExplained = `each interactive element has a ref (e.g. [ref=${refExample}]) to pass as target; each observe makes the page's older refs stale`;
+export const refsExplained = `each interactive element has a ref (e.g. [${refExample}]) to pass as target; each observe makes the page's older refs stale`;
 
 /** The protocol's schema of a ref (`e12`, `f1e3`). */
 export function refSchema() {

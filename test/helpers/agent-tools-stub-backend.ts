@@ -49,7 +49,7 @@ export function createStubBackend(hooks: StubHooks = {}) {
     return found;
   };
   const results: Record<string, (command: BrowserCommand) => unknown> = {
-    accessibility: () => ({ snapshot: 'button "Go" [ref=e1]', truncated: false, bytes: 20, mode: "agent", pageId: "p1" }),
+    accessibility: () => ({ snapshot: 'button "Go" [e1]', truncated: false, bytes: 16, mode: "agent", pageId: "p1" }),
     inspect: () => ({ elements: [], truncated: false, coordinateSpace: "css-pixels-main-viewport", viewport: { width: 1280, height: 800 } }),
     screenshot: () => ({ mimeType: "image/png", base64: tinyPng, width: 1, height: 1, scale: 1 }),
     text: () => ({ text: page.text, truncated: false, url: page.url, title: page.title }),

@@ -36,7 +36,7 @@ describe("secrets and passwords in results (real Chromium)", () => {
     try {
       results.push(await tool(tools.tools, "open").execute({ url: fixtures.url("/agent-tools-pin.html") }));
       const snapshot = await tool(tools.tools, "observe").execute({});
-      const ref = /textbox "Token" \[ref=(e\d+)\]/.exec(snapshot.text)?.[1];
+      const ref = /textbox "Token" \[(e\d+)\]/.exec(snapshot.text)?.[1];
       expect(ref).toBeDefined();
       results.push(await tool(tools.tools, "fill").execute({ fields: [{ target: ref, secret: "token" }] }));
       for (const mode of ["aria", "interactive", "dom", "text"]) results.push(await tool(tools.tools, "observe").execute({ mode }));
@@ -54,7 +54,7 @@ describe("secrets and passwords in results (real Chromium)", () => {
     try {
       results.push(await tool(tools.tools, "open").execute({ url: fixtures.url("/agent-tools-pin.html") }));
       const snapshot = await tool(tools.tools, "observe").execute({});
-      const ref = /textbox "PIN" \[ref=(e\d+)\]/.exec(snapshot.text)?.[1];
+      const ref = /textbox "PIN" \[(e\d+)\]/.exec(snapshot.text)?.[1];
       expect(ref).toBeDefined();
       results.push(await tool(tools.tools, "fill").execute({ fields: [{ target: ref, value: pin }] }));
       results.push(await tool(tools.tools, "observe").execute({ mode: "text" }));

@@ -45,7 +45,7 @@ const backends: { name: string; backend: () => BrowserBackend }[] = [
 function refOf(snapshot: string, line: RegExp): string {
   for (const text of snapshot.split("\n")) {
     if (line.test(text)) {
-      const ref = /\[ref=([a-z0-9]+)\]/.exec(text)?.[1];
+      const ref = /\[((?:f\d+)?e\d+)\]/.exec(text)?.[1];
       if (ref) return ref;
     }
   }

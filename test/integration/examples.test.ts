@@ -61,7 +61,7 @@ const facts: Record<string, RegExp[]> = {
     /^16 tools: station_browser_open, /m,
     new RegExp(`the page title "${title}" came back as text content, and the screenshot as image content \\(image/png, \\d+ bytes of base64 data\\)`),
   ],
-  "engine.ts": [/link "More information" \[ref=e\d+\]/, new RegExp(`click e\\d+ → ok, title "${title}"`)],
+  "engine.ts": [/link "More information" \[e\d+\]/, new RegExp(`click e\\d+ → ok, title "${title}"`)],
   "session-manager.ts": [/^#1 ok navigate http:\/\/127\.0\.0\.1:\d+\/$/m, /^#2 ok click #go$/m],
   "worker-client.ts": [new RegExp(`tenant session s_[\\w-]+: navigated to "${title}"`), /the operator sees the tenant's session/],
   "observe-local.ts": [/status {4}→ Welcome, ada/, /screenshot → image\/png/],

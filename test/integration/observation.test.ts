@@ -49,7 +49,7 @@ describe("observation (real Chromium)", () => {
     const agent = await browser.adapter.execute(handle, { op: "accessibility" });
     expect(agent.mode).toBe("agent");
     expect(agent.snapshot).toMatch(/Sign in/);
-    expect(agent.snapshot).toMatch(/\[ref=e\d+\]/);
+    expect(agent.snapshot).toMatch(/button "Sign in" \[e\d+\]/);
     expect(agent.bytes).toBe(new TextEncoder().encode(agent.snapshot).length);
     const full = await browser.adapter.execute(handle, { op: "accessibility", mode: "full" });
     expect(full.snapshot).toMatch(/button "Sign in" \[ref=e\d+\]/);
@@ -235,7 +235,7 @@ describe("observation (real Chromium)", () => {
   it("issues no refs: refs of the last accessibility snapshot still act after text", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/visible-text.html") });
     const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility" });
-    const ref = /button "Press me" \[ref=(e\d+)\]/.exec(snapshot)?.[1];
+    const ref = /button "Press me" \[(e\d+)\]/.exec(snapshot)?.[1];
     expect(ref).toBeDefined();
     expect((await browser.adapter.execute(handle, { op: "text" })).text).not.toContain("pressed");
     await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: ref! } });

@@ -13,7 +13,7 @@ const log = async (selector = "#log") =>
 /** Pulls the ref of the first snapshot line that matches `pattern`. */
 function refOf(snapshot: string, pattern: RegExp): string {
   const line = snapshot.split("\n").find((candidate) => pattern.test(candidate));
-  const ref = line && /\[ref=([a-z0-9]+)\]/.exec(line)?.[1];
+  const ref = line && /\[((?:f\d+)?e\d+)\]/.exec(line)?.[1];
   if (!ref) throw new Error(`no ref for ${pattern} in:\n${snapshot}`);
   return ref;
 }

@@ -8,19 +8,21 @@
  * ```text
  * main:
  *  h1 "Sign in"
- *  textbox "Email" placeholder="you@example.com" [ref=e4]
- *  checkbox "Remember me" [checked] [ref=e5]
- *  combobox "Country" value="France" [ref=e6]
+ *  textbox "Email" placeholder="you@example.com" [e4]
+ *  checkbox "Remember me" [checked] [e5]
+ *  combobox "Country" value="France" [e6]
  *   options: "Austria", "Belgium", "France", … 190 more
- *  button "Sign in" [ref=e7]
+ *  button "Sign in" [e7]
  *  "By signing in you accept the terms"
- *  links: "Terms" [ref=e8], "Privacy" [ref=e9], "Help" [ref=e10]
+ *  links: "Terms" [e8], "Privacy" [e9], "Help" [e10]
  * … 12 more text lines not shown
  * ```
- * - `role "label" [flags] key="value"… [ref=R]` is an element (with
- *   `boxes`, followed by `[box=x,y,width,height]`); `[ref=R]` is the only ref
- *   marker and never appears inside a quoted string, because every
- *   page-controlled string is JSON-quoted. Flags: `[checked]`,
+ * - `role "label" [flags] key="value"… [R]` is an element with its ref R
+ *   (`e12`, or `f1e3` inside a frame; with `boxes`, followed by
+ *   `[box=x,y,width,height]`); `[R]` is the only ref marker (Playwright's
+ *   `[ref=R]` minus `ref=`: refs are a quarter of the bytes) and a real one
+ *   never appears inside a quoted string, because every page-controlled
+ *   string is JSON-quoted. Flags: `[checked]`,
  *   `[checked=mixed]`, `[pressed]`, `[selected]`, `[expanded]`, `[disabled]`,
  *   `[invalid]`, `[focused]`; keys: `value`, `placeholder`, `url` (unnamed
  *   links only).
@@ -28,10 +30,10 @@
  *   an element ending in `:` has interactive children one level deeper. At
  *   the depth limit the line ends with `… N more lines deeper` instead.
  * - `h1`…`h6 "text"` is a heading; a heading made of one link or button is
- *   printed as `h2 link "text" [ref=R]`.
- * - `links: "Home" [ref=R1], "Blog" [ref=R2], …` lists three or more plain
+ *   printed as `h2 link "text" [R]`.
+ * - `links: "Home" [R1], "Blog" [R2], …` lists three or more plain
  *   links in a row (named, no state), up to ten a line: the same as a
- *   `link "Home" [ref=R1]` line each, in fewer bytes.
+ *   `link "Home" [R1]` line each, in fewer bytes.
  * - A bare `"text"` line is static text; `img "name"` an image's name.
  * - Lines starting with `…` are notes from the renderer, not page content.
  *
@@ -186,26 +188,52 @@ class Budget {
 const labelledAfter = new Set(["checkbox", "radio", "switch"]);
 
 /**
- * Drops text without letters or digits, text that repeats a nearby element's
- * label or any earlier text or heading, and headings that repeat an earlier heading.
+ * Drops text without letters or digits, copyright notices, text that repeats
+ * a nearby element's label or placeholder, any earlier text or any heading, and
+ * headings that repeat an earlier heading (all compared loosely). Text that
+ * is the only label of an unnamed field is kept even when repeated.
  */
 function dropRepeats(items: readonly AgentItem[], interactiveOnly: boolean): AgentItem[] {
   const seenText = new Set<string>();
   const seenHeadings = new Set<string>();
+  // Text that a heading of the page says as well (a title printed above its h1) is left to the heading.
+  const headingKeys = new Set(items.flatMap((item) => (item.kind === "heading" ? [looseText(item.text)] : [])));
   return items.filter((item, index) => {
     if (item.kind !== "text" && item.kind !== "heading") return true;
     if (interactiveOnly) return false;
-    const key = item.text.toLowerCase();
-    if (!/[\p{L}\p{N}]/u.test(item.text)) return false;
+    const key = looseText(item.text);
+    if (!key) return false;
     if (item.kind === "heading") {
       if (seenHeadings.has(key)) return false;
       seenHeadings.add(key);
-    } else if (seenText.has(key) || repeatsNearbyLabel(items, index, clipText(key, nameLength))) {
+      return true;
+    }
+    if (isUnnamedFieldLabel(items, index)) {
+      seenText.add(key);
+      return true;
+    }
+    const clipped = looseText(clipText(item.text, nameLength));
+    if (copyrightNotice.test(item.text) || seenText.has(key) || headingKeys.has(clipped) || repeatsNearbyLabel(items, index, clipped)) {
       return false;
     }
     seenText.add(key);
     return true;
   });
+}
+
+/** `© 2019 Acme`, `Copyright © Acme`, `(c) 2019 Acme`, `Copyright 2019 Acme`, `… All rights reserved.`: boilerplate, not page content. */
+const copyrightNotice = /^(?:©|\(c\)\s*\d{4}|copyright\s*(?:©|\(c\)|\d{4}))|all rights reserved\W*$/i;
+
+/** Roles of form fields, whose nearby text may be their only label. */
+const fieldRoles = new Set(["textbox", "searchbox", "combobox", "listbox", "spinbutton", "slider", "checkbox", "radio", "switch"]);
+
+/** The text item at `index` is right before an unnamed field (or right after an unnamed checkbox): that field's only label. */
+function isUnnamedFieldLabel(items: readonly AgentItem[], index: number): boolean {
+  const unnamed = (item: AgentItem | undefined): item is ElementItem =>
+    item?.kind === "element" && fieldRoles.has(item.node.role) && !item.label && !item.placeholder;
+  const next = items[index + 1];
+  const previous = items[index - 1];
+  return unnamed(next) || (unnamed(previous) && labelledAfter.has(previous.node.role));
 }
 
 /** Joins consecutive text runs of one level (inline fragments) while they fit on one line, then clips each line. */
@@ -239,9 +267,14 @@ function repeatsNearbyLabel(items: readonly AgentItem[], index: number, key: str
   const to = Math.min(items.length - 1, index + repeatWindow);
   for (let other = from; other <= to; other++) {
     const item = items[other];
-    if (item?.kind === "element" && item.label.toLowerCase() === key) return true;
+    if (item?.kind === "element" && (looseText(item.label) === key || (item.placeholder !== undefined && looseText(item.placeholder) === key))) return true;
   }
   return false;
+}
+
+/** Text compared loosely: lower case, letters and digits only (`"*E-mail:"` and `"e-mail"` are the same). */
+function looseText(text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
 }
 
 /** Kept items nested inside the item at `index` (sections not counted). */
@@ -288,7 +321,7 @@ function renderElement(item: ElementItem, options: AgentFormOptions, opens: bool
   if (item.value !== undefined) head += ` value=${quoteText(item.value)}`;
   if (item.placeholder) head += ` placeholder=${quoteText(item.placeholder)}`;
   if (item.url) head += ` url=${quoteText(item.url)}`;
-  head += " [ref=";
+  head += " [";
   let tail = "]";
   if (options.boxes && node.box) {
     const { x, y, width, height } = node.box;
@@ -316,13 +349,13 @@ function isPlainLink(item: AgentItem, options: AgentFormOptions): boolean {
   return stateless && item.label !== "" && !item.opens && item.headingLevel === undefined && item.value === undefined && !item.placeholder && !item.url;
 }
 
-/** Links in a row: `links: "Home" [ref=e1], "Blog" [ref=e2], …` (fewer than {@link linkRunMin}: a line each). */
+/** Links in a row: `links: "Home" [e1], "Blog" [e2], …` (fewer than {@link linkRunMin}: a line each). */
 function renderLinkRun(run: readonly ElementItem[], options: AgentFormOptions): SnapshotLine[] {
   if (run.length < linkRunMin) return run.flatMap((item) => renderElement(item, options, false, "", " ".repeat(item.level)));
   const lines: SnapshotLine[] = [];
   for (let start = 0; start < run.length; start += linksPerLine) {
     const chunk = run.slice(start, start + linksPerLine);
-    const [first, ...rest] = chunk.map((item, index) => ({ head: `${index ? ", " : ""}${quoteText(item.label)} [ref=`, ref: item.ref, tail: "]" }));
+    const [first, ...rest] = chunk.map((item, index) => ({ head: `${index ? ", " : ""}${quoteText(item.label)} [`, ref: item.ref, tail: "]" }));
     lines.push({ ...first!, head: `${" ".repeat(chunk[0]!.level)}links: ${first!.head}`, more: rest });
   }
   return lines;

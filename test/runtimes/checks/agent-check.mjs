@@ -14,7 +14,7 @@ export function expect(condition, message) {
 /** The ref of the first snapshot line matching `line`. */
 function refOf(snapshot, line) {
   for (const text of snapshot.split("\n")) {
-    const ref = line.test(text) ? /\[ref=([a-z0-9]+)\]/.exec(text)?.[1] : undefined;
+    const ref = line.test(text) ? /\[((?:f\d+)?e\d+)\]/.exec(text)?.[1] : undefined;
     if (ref) return ref;
   }
   throw new Error(`no ref for ${line} in the snapshot:\n${snapshot}`);

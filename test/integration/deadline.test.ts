@@ -4,6 +4,17 @@ import { useBrowser } from "../helpers/browser.js";
 
 const browser = useBrowser({ watchdogGraceMs: 300 });
 
+/** Resolves once something listens for `signal`'s abort: the engine has taken the command in and is watching it. */
+function listenedTo(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const add = signal.addEventListener.bind(signal);
+    signal.addEventListener = ((type: string, listener: EventListenerOrEventListenerObject, options?: AddEventListenerOptions) => {
+      add(type, listener, options);
+      if (type === "abort") resolve();
+    }) as AbortSignal["addEventListener"];
+  });
+}
+
 describe("watchdog and cancellation (real Chromium)", () => {
   it("reports a mutating command stuck in the page as outcome unknown, and the session still closes", async () => {
     const handle = await browser.open();
@@ -20,10 +31,12 @@ describe("watchdog and cancellation (real Chromium)", () => {
   it("reports a cancelled navigation as outcome unknown", async () => {
     const handle = await browser.open();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 150);
-    const error = await browser.adapter
-      .execute(handle, { op: "navigate", url: browser.server.url("/slow?ms=3000") }, controller.signal)
-      .catch((caught: unknown) => caught);
+    // Cancelled once its request is out (the page answers 3 s later).
+    const sent = browser.server.nextRequest("/slow");
+    const pending = browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/slow?ms=3000") }, controller.signal);
+    await sent;
+    controller.abort();
+    const error = await pending.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as Error).message).toMatch(/navigate was cancelled/);
     await browser.adapter.close(handle);
@@ -33,8 +46,10 @@ describe("watchdog and cancellation (real Chromium)", () => {
     const handle = await browser.open();
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
     const controller = new AbortController();
+    const watched = listenedTo(controller.signal);
     const pending = browser.adapter.execute(handle, { op: "waitFor", text: "never appears", timeoutMs: 5000 }, controller.signal);
-    setTimeout(() => controller.abort(), 100);
+    await watched;
+    controller.abort();
     const error = await pending.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ActionFailedError);
     expect(error).not.toBeInstanceOf(OutcomeUnknownError);

@@ -1,19 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ActionFailedError, OutcomeUnknownError, TimeoutError } from "../../src/errors.js";
 import { useBrowser } from "../helpers/browser.js";
+import { listenedTo } from "../helpers/signal-watch.js";
 
 const browser = useBrowser({ watchdogGraceMs: 300 });
-
-/** Resolves once something listens for `signal`'s abort: the engine has taken the command in and is watching it. */
-function listenedTo(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const add = signal.addEventListener.bind(signal);
-    signal.addEventListener = ((type: string, listener: EventListenerOrEventListenerObject, options?: AddEventListenerOptions) => {
-      add(type, listener, options);
-      if (type === "abort") resolve();
-    }) as AbortSignal["addEventListener"];
-  });
-}
 
 describe("watchdog and cancellation (real Chromium)", () => {
   it("reports a mutating command stuck in the page as outcome unknown, and the session still closes", async () => {

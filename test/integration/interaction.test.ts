@@ -4,6 +4,7 @@ import { ValidationError } from "../../src/errors.js";
 import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import { useBrowser } from "../helpers/browser.js";
 import { FakeClock } from "../helpers/fake-clock.js";
+import { listenedTo } from "../helpers/signal-watch.js";
 
 /** The engine's clock for the dialog policy: it moves only when a test advances it. */
 const clock = new FakeClock();
@@ -71,11 +72,17 @@ describe("interaction (real Chromium)", () => {
   });
 
   it("waits for targets, text and load states", async () => {
+    // The text arrives once the waitFor is under way (the adapter runs the two commands side by side).
+    const controller = new AbortController();
+    const underWay = listenedTo(controller.signal);
+    const waited = browser.adapter.execute(handle, { op: "waitFor", text: "Arrived late", timeoutMs: 5000 }, controller.signal);
+    await underWay;
+    expect(await read("document.querySelector('#late')")).toBeNull();
     await browser.adapter.execute(handle, {
       op: "evaluate",
-      expression: "setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'Arrived late'; document.body.append(p); }, 200), true",
+      expression: "(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'Arrived late'; document.body.append(p); return true; })()",
     });
-    await browser.adapter.execute(handle, { op: "waitFor", text: "Arrived late", timeoutMs: 5000 });
+    await waited;
     await browser.adapter.execute(handle, { op: "waitFor", selector: "#late" });
     await browser.adapter.execute(handle, { op: "waitFor", loadState: "load" });
     await browser.adapter.execute(handle, { op: "waitFor", selector: "#never-there", state: "detached", timeoutMs: 100 });

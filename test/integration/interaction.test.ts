@@ -85,7 +85,7 @@ describe("interaction (real Chromium)", () => {
     await waited;
     await browser.adapter.execute(handle, { op: "waitFor", selector: "#late" });
     await browser.adapter.execute(handle, { op: "waitFor", loadState: "load" });
-    await browser.adapter.execute(handle, { op: "waitFor", selector: "#never-there", state: "detached", timeoutMs: 100 });
+    await browser.adapter.execute(handle, { op: "waitFor", selector: "#never-there", state: "detached", timeoutMs: 5000 });
     await expect(browser.adapter.execute(handle, { op: "waitFor", text: "Never shows", timeoutMs: 150 })).rejects.toThrow(/waitFor/);
   });
 

@@ -30,6 +30,11 @@ export interface PlaywrightBrowserAdapterOptions {
    * (ms, default 5000). A mutating command cut off is reported as outcome unknown.
    */
   watchdogGraceMs?: number;
+  /**
+   * Where the engine reads the time for the dialog policy's expiry (default
+   * `Date.now`), so a test can move it; command timeouts run on real timers.
+   */
+  clock?: { now(): number };
 }
 
 const handlers: { [Op in CommandOp]: CommandHandler<Op> } = {
@@ -67,11 +72,14 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
   private readonly goneListeners = new Set<(handleId: string) => void>();
   private readonly downloadMaxBytes: number;
   private readonly watchdogGraceMs: number;
+  private readonly now: () => number;
 
   constructor(options: PlaywrightBrowserAdapterOptions = {}) {
     this.provider = options.provider ?? createLocalProvider();
     this.downloadMaxBytes = Math.min(options.downloadMaxBytes ?? limits.downloads.fileBytes, limits.downloads.fileBytes);
     this.watchdogGraceMs = options.watchdogGraceMs ?? 5000;
+    const clock = options.clock;
+    this.now = clock ? () => clock.now() : Date.now;
   }
 
   /**
@@ -122,6 +130,7 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
       const session = await EngineSession.create(record.id, context, {
         consoleText,
         downloadMaxBytes: this.downloadMaxBytes,
+        now: this.now,
         onClose: () => {
           // Closed through close() it is no longer in the map; otherwise the browser went away by itself.
           if (this.sessions.get(record.id)?.context === context) for (const listener of this.goneListeners) listener(record.id);

@@ -43,6 +43,8 @@ interface DialogPolicy {
 export interface EngineSessionOptions {
   consoleText: boolean;
   downloadMaxBytes: number;
+  /** The time the dialog policy expires against (ms since the epoch). */
+  now: () => number;
   /** Called once when the browser context closes (the browser went away, or it was closed). */
   onClose?: () => void;
 }
@@ -243,7 +245,7 @@ export class EngineSession {
 
   /** Arms the one-shot dialog policy. */
   setDialogPolicy(action: "accept" | "dismiss", timeoutMs: number, promptText?: string): number {
-    const expiresAt = Date.now() + timeoutMs;
+    const expiresAt = this.options.now() + timeoutMs;
     this.dialogPolicy = { action, expiresAt, ...(promptText === undefined ? {} : { promptText }) };
     return expiresAt;
   }
@@ -393,7 +395,7 @@ export class EngineSession {
 
   private async handleDialog(state: PageState, dialog: Dialog): Promise<void> {
     const policy = this.dialogPolicy;
-    const armed = policy !== undefined && policy.expiresAt > Date.now();
+    const armed = policy !== undefined && policy.expiresAt > this.options.now();
     this.dialogPolicy = undefined;
     const accept = armed && policy.action === "accept";
     const info: DialogInfo = {

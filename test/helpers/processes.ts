@@ -84,3 +84,35 @@ export function startCli(args: string[], environment: Record<string, string> = {
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   return { child, stdout: () => stdout, stderr: () => stderr, exit };
 }
+
+/**
+ * Resolves with the first match of `pattern` in the run's stdout, as the output arrives; rejects if the
+ * process exits first, or (a safety bound) after `boundMs`.
+ */
+export function waitForStdout(run: CliRun, pattern: RegExp, boundMs = 20_000): Promise<RegExpExecArray> {
+  return new Promise((resolve, reject) => {
+    const fail = (why: string) => {
+      done();
+      reject(new Error(`${why} before its output matched ${pattern}: ${run.stdout()} ${run.stderr()}`));
+    };
+    const check = () => {
+      const match = pattern.exec(run.stdout());
+      if (match) {
+        done();
+        resolve(match);
+      }
+    };
+    const exited = () => fail("the process exited");
+    const timer = setTimeout(() => fail(`${boundMs} ms passed`), boundMs);
+    const done = () => {
+      clearTimeout(timer);
+      run.child.stdout!.off("data", check);
+      run.child.off("exit", exited);
+    };
+    // Registered after the run's own listener, so stdout() already holds each chunk when it is checked.
+    run.child.stdout!.on("data", check);
+    run.child.on("exit", exited);
+    check();
+    if (run.child.exitCode !== null) exited();
+  });
+}

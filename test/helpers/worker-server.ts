@@ -18,8 +18,8 @@ export interface WorkerServer {
   bodies: string[];
   /** POSTs `body` (JSON-encoded unless a string) to `path` with `key` as bearer token. */
   post(path: string, key: string | undefined, body: unknown, init?: { method?: string; contentType?: string }): Promise<WorkerAnswer>;
-  /** Sends `body` with raw node:http and cuts the connection after `abortAfterMs`. */
-  postAndDisconnect(path: string, key: string, body: unknown, abortAfterMs: number): Promise<void>;
+  /** Sends `body` with raw node:http and cuts the connection once `cutWhen` resolves. */
+  postAndDisconnect(path: string, key: string, body: unknown, cutWhen: Promise<unknown>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -51,15 +51,15 @@ export async function startWorkerServer(worker: BrowserWorker, server: Server = 
       }
       return { status: response.status, headers: response.headers, text, json };
     },
-    postAndDisconnect(path, key, body, abortAfterMs) {
+    postAndDisconnect(path, key, body, cutWhen) {
       return new Promise((resolve) => {
         const outgoing = httpRequest(origin + path, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" } });
         outgoing.on("error", () => resolve());
         outgoing.end(JSON.stringify(body));
-        setTimeout(() => {
+        void cutWhen.then(() => {
           outgoing.destroy();
           resolve();
-        }, abortAfterMs);
+        });
       });
     },
     close: () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ActionFailedError, OutcomeUnknownError, TimeoutError } from "../../src/errors.js";
 import { useBrowser } from "../helpers/browser.js";
+import { listenedTo } from "../helpers/signal-watch.js";
 
 const browser = useBrowser({ watchdogGraceMs: 300 });
 
@@ -20,10 +21,12 @@ describe("watchdog and cancellation (real Chromium)", () => {
   it("reports a cancelled navigation as outcome unknown", async () => {
     const handle = await browser.open();
     const controller = new AbortController();
-    setTimeout(() => controller.abort(), 150);
-    const error = await browser.adapter
-      .execute(handle, { op: "navigate", url: browser.server.url("/slow?ms=3000") }, controller.signal)
-      .catch((caught: unknown) => caught);
+    // Cancelled once its request is out (the page answers 3 s later).
+    const sent = browser.server.nextRequest("/slow");
+    const pending = browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/slow?ms=3000") }, controller.signal);
+    await sent;
+    controller.abort();
+    const error = await pending.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as Error).message).toMatch(/navigate was cancelled/);
     await browser.adapter.close(handle);
@@ -33,8 +36,10 @@ describe("watchdog and cancellation (real Chromium)", () => {
     const handle = await browser.open();
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
     const controller = new AbortController();
+    const watched = listenedTo(controller.signal);
     const pending = browser.adapter.execute(handle, { op: "waitFor", text: "never appears", timeoutMs: 5000 }, controller.signal);
-    setTimeout(() => controller.abort(), 100);
+    await watched;
+    controller.abort();
     const error = await pending.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ActionFailedError);
     expect(error).not.toBeInstanceOf(OutcomeUnknownError);

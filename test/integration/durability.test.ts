@@ -6,6 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JournalError, ValidationError } from "../../src/errors.js";
 import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
+import type { BrowserAdapter } from "../../src/protocol/adapter.js";
 import { BrowserSessionManager } from "../../src/stores/session-manager.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { FakeClock } from "../helpers/fake-clock.js";
@@ -110,7 +111,17 @@ describe("durable journal (real Chromium, real processes)", () => {
         context.skip("SKIPPED: running as root without permission to mount a read-only tmpfs, so no write can be made to fail");
       }
     }
-    const manager = new BrowserSessionManager(adapter, 1, { stateRootDir });
+    // What reaches the engine, and what the manager says it started: the action must reach neither.
+    const executed: string[] = [];
+    const watched: BrowserAdapter = {
+      open: (options, signal, openContext) => adapter.open(options, signal, openContext),
+      execute: (handle, command, signal) => (executed.push(command.op), adapter.execute(handle, command, signal)),
+      close: (handle) => adapter.close(handle),
+      capabilities: () => adapter.capabilities(),
+    };
+    const manager = new BrowserSessionManager(watched, 1, { stateRootDir });
+    const started: string[] = [];
+    manager.events.on("action-start", (event) => started.push(event.op));
     let mounted = asRoot;
     try {
       const { id } = await manager.open();
@@ -126,16 +137,15 @@ describe("durable journal (real Chromium, real processes)", () => {
         execFileSync("chmod", ["555", stateRootDir]);
       }
 
-      const hits = () => server.requests.filter((request) => request === "GET /download").length;
-      const hitsBefore = hits();
       const error = await manager.perform(id, "evaluate", "fetch('/download?bytes=1').then(() => 'ran')").catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(JournalError);
       expect((error as Error).message).toMatch(/journal cannot be written/);
-      // The action did not run unrecorded, and nothing runs after it.
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(hits()).toBe(hitsBefore);
+      // The action did not run unrecorded: the manager handed it to the engine only after a durable start, and
+      // its answer came back without either (so no page can have seen it); nothing runs after it.
+      expect(started).toEqual(["navigate", "evaluate"]);
       await expect(manager.execute(id, { op: "pages" })).rejects.toBeInstanceOf(JournalError);
       await expect(manager.open()).rejects.toBeInstanceOf(JournalError);
+      expect(executed).toEqual(["navigate", "evaluate"]);
       expect(await readFile(journalPath, "utf8")).toBe(before);
       expect((await manager.audit()).map((entry) => entry.op)).toEqual(["navigate", "evaluate"]);
     } finally {

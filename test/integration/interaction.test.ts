@@ -3,8 +3,12 @@ import { limits } from "../../src/protocol/limits.js";
 import { ValidationError } from "../../src/errors.js";
 import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import { useBrowser } from "../helpers/browser.js";
+import { FakeClock } from "../helpers/fake-clock.js";
+import { listenedTo } from "../helpers/signal-watch.js";
 
-const browser = useBrowser();
+/** The engine's clock for the dialog policy: it moves only when a test advances it. */
+const clock = new FakeClock();
+const browser = useBrowser({ clock });
 let handle: BrowserHandle;
 
 const read = async (expression: string) => (await browser.adapter.execute(handle, { op: "evaluate", expression })).value;
@@ -68,14 +72,20 @@ describe("interaction (real Chromium)", () => {
   });
 
   it("waits for targets, text and load states", async () => {
+    // The text arrives once the waitFor is under way (the adapter runs the two commands side by side).
+    const controller = new AbortController();
+    const underWay = listenedTo(controller.signal);
+    const waited = browser.adapter.execute(handle, { op: "waitFor", text: "Arrived late", timeoutMs: 5000 }, controller.signal);
+    await underWay;
+    expect(await read("document.querySelector('#late')")).toBeNull();
     await browser.adapter.execute(handle, {
       op: "evaluate",
-      expression: "setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'Arrived late'; document.body.append(p); }, 200), true",
+      expression: "(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'Arrived late'; document.body.append(p); return true; })()",
     });
-    await browser.adapter.execute(handle, { op: "waitFor", text: "Arrived late", timeoutMs: 5000 });
+    await waited;
     await browser.adapter.execute(handle, { op: "waitFor", selector: "#late" });
     await browser.adapter.execute(handle, { op: "waitFor", loadState: "load" });
-    await browser.adapter.execute(handle, { op: "waitFor", selector: "#never-there", state: "detached", timeoutMs: 100 });
+    await browser.adapter.execute(handle, { op: "waitFor", selector: "#never-there", state: "detached", timeoutMs: 5000 });
     await expect(browser.adapter.execute(handle, { op: "waitFor", text: "Never shows", timeoutMs: 150 })).rejects.toThrow(/waitFor/);
   });
 
@@ -116,12 +126,9 @@ describe("interaction (real Chromium)", () => {
   });
 
   it("applies a one-shot dialog policy, with prompt text", async () => {
-    const before = Date.now();
     const policy = await browser.adapter.execute(handle, { op: "dialog", action: "accept", promptText: "Grace" });
-    const after = Date.now();
-    // The policy lasts the default span from when it was set: bracketed by the clock around the call, whatever its duration.
-    expect(Date.parse(policy.expiresAt)).toBeGreaterThanOrEqual(before + limits.dialog.policyDefaultMs);
-    expect(Date.parse(policy.expiresAt)).toBeLessThanOrEqual(after + limits.dialog.policyDefaultMs);
+    // The policy lasts the default span from when it was set, on the engine's clock.
+    expect(Date.parse(policy.expiresAt)).toBe(clock.now() + limits.dialog.policyDefaultMs);
     const prompted = await browser.adapter.execute(handle, { op: "click", selector: "#prompt-button" });
     expect(prompted.dialog).toMatchObject({ type: "prompt", handled: "accepted", unexpected: false });
     expect(await text("#dialog-log")).toBe("prompt:Grace");
@@ -132,10 +139,17 @@ describe("interaction (real Chromium)", () => {
   });
 
   it("lets a dialog policy expire", async () => {
+    // Just before its end the policy still holds...
     await browser.adapter.execute(handle, { op: "dialog", action: "accept", timeoutMs: 50 });
-    await new Promise((resolve) => setTimeout(resolve, 120));
-    const result = await browser.adapter.execute(handle, { op: "click", selector: "#confirm-button" });
-    expect(result.dialog).toMatchObject({ handled: "dismissed", unexpected: true });
+    clock.advance(49);
+    const inTime = await browser.adapter.execute(handle, { op: "click", selector: "#confirm-button" });
+    expect(inTime.dialog).toMatchObject({ handled: "accepted", unexpected: false });
+    expect(await text("#dialog-log")).toBe("confirm:true");
+    // ...and at its end it no longer does.
+    await browser.adapter.execute(handle, { op: "dialog", action: "accept", timeoutMs: 50 });
+    clock.advance(50);
+    const late = await browser.adapter.execute(handle, { op: "click", selector: "#confirm-button" });
+    expect(late.dialog).toMatchObject({ handled: "dismissed", unexpected: true });
     expect(await text("#dialog-log")).toBe("confirm:false");
   });
 });

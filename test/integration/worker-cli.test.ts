@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { workerRoute } from "../../src/protocol/wire.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
-import { chromiumBelow, processes, startCli, stillRunning, type CliRun } from "../helpers/processes.js";
+import { chromiumBelow, processes, startCli, stillRunning, waitForStdout, type CliRun } from "../helpers/processes.js";
 
 const token = "cli-operator-token-0123456789abcdef-QQ";
 
@@ -34,13 +34,7 @@ function processesWithEnvironment(needle: string): number[] {
 }
 
 async function waitForListening(run: Run): Promise<string> {
-  const deadline = Date.now() + 20_000;
-  for (;;) {
-    const match = /listening on (http:\/\/127\.0\.0\.1:(\d+)) \(station cli\)/.exec(run.stdout());
-    if (match) return match[1]!;
-    if (run.child.exitCode !== null || Date.now() > deadline) throw new Error(`worker did not start: ${run.stdout()} ${run.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  return (await waitForStdout(run, /listening on (http:\/\/127\.0\.0\.1:(\d+)) \(station cli\)/))[1]!;
 }
 
 async function post(

@@ -428,11 +428,17 @@ describe("worker over real HTTP (real Chromium)", () => {
     const shot = await small.post(operatorPath, token, { method: "execute", id, command: { op: "screenshot" } });
     expect(failure(shot, 500, "payload_too_large")).toMatch(/answer to execute \(screenshot\) is \d+ bytes.*did run/);
 
-    await small.postAndDisconnect(operatorPath, token, { method: "execute", id, command: { op: "navigate", url: fixtures.url("/slow?ms=8000") } }, 500);
-    // The page would answer after 8 s; the command ends well before because its client went away.
-    await expect.poll(() => manager.list().find((session) => session.id === id)?.busy, { timeout: 6000 }).toBeUndefined();
-    const entry = (await manager.audit()).filter((each) => each.sessionId === id && each.op === "navigate").at(-1);
-    expect(entry?.outcome).not.toBe("ok");
+    // The client goes away once the page has asked for /slow; the page would answer after 8 s.
+    const finished = new Promise<{ outcome: string; seq: number }>((resolve) =>
+      manager.events.on("action-finish", (event) => event.sessionId === id && event.op === "navigate" && resolve(event)),
+    );
+    const asked = fixtures.nextRequest("/slow");
+    await small.postAndDisconnect(operatorPath, token, { method: "execute", id, command: { op: "navigate", url: fixtures.url("/slow?ms=8000") } }, asked);
+    // The command ends before the page answers because its client went away; the navigation was under way, so its outcome is unknown.
+    const { outcome, seq } = await finished;
+    expect(outcome).toBe("unknown");
+    expect(manager.list().find((session) => session.id === id)?.busy).toBeUndefined();
+    expect((await manager.audit()).find((each) => each.seq === seq)).toMatchObject({ sessionId: id, op: "navigate", outcome: "unknown" });
     data(await small.post(operatorPath, token, { method: "close", id }));
   });
 

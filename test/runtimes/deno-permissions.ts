@@ -20,6 +20,11 @@ export const denoPermissions = {
    */
   rest: ({ ports }: PermissionContext) => [loopback(ports), "--allow-env=BROWSERBASE_CUSTOM_HEADERS,DEBUG"],
   /**
+   * The REST halves without DEBUG: each call is refused before it is sent,
+   * and reported as a plain provider error naming `--allow-env=DEBUG`.
+   */
+  "rest-without-debug": ({ ports }: PermissionContext) => [loopback(ports), "--allow-env=BROWSERBASE_CUSTOM_HEADERS"],
+  /**
    * station-browser-use/playwright: everything. playwright-core, as it loads,
    * reads the environment and the home directory and checks
    * /proc/sys/fs/binfmt_misc/WSLInterop, a path Deno opens only under

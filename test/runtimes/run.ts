@@ -4,7 +4,8 @@
  * (this process's), Node 22, Deno, Bun, and workerd through miniflare
  * (bundled with the workerd condition, no nodejs_compat). Each runs the same
  * agent check against one worker on 127.0.0.1 (checks/agent-check.mjs);
- * Deno and Bun also run the engine and the worker itself; workerd also the
+ * Deno and Bun also run the engine and the worker itself, and Deno the REST
+ * halves once more without `--allow-env=DEBUG`; workerd also the
  * REST halves of Browserbase and Steel against a local stand-in, and the
  * refusal of the Node-only entries. Prints one line per runtime and check; exits
  * 1 if any fails. Needs `npm run build` and `npm ci --prefix test/runtimes`.
@@ -210,6 +211,14 @@ async function main(): Promise<number> {
       report(label, "agent", agentResult, agent.ms);
       const rest = await timed(() => run(runtime.command, [...runtime.args("rest", [standInPort]), restConfig], { cwd: project }));
       report(label, "rest", parseCheck(rest.value), rest.ms);
+      if (runtime.name === "deno") {
+        // Narrower: no DEBUG. Nothing may reach the stand-in.
+        const seen = standIn.browserbase.requests.length + standIn.steel.requests.length;
+        const narrow = await timed(() => run(runtime.command, [...runtime.args("rest-without-debug", [standInPort]), restConfig], { cwd: project }));
+        const sent = standIn.browserbase.requests.length + standIn.steel.requests.length - seen;
+        const result = parseCheck(narrow.value);
+        report(label, "nodebug", sent === 0 ? result : { ok: false, error: `the stand-in received ${sent} requests:\n${result.error ?? ""}` }, narrow.ms);
+      }
       const engine = await timed(() => run(runtime.command, [...runtime.args("engine", []), runtimeConfig(runtime.name)], { cwd: project }));
       report(label, "engine", parseCheck(engine.value), engine.ms);
       const worker = await timed(async () => {

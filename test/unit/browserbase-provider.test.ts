@@ -117,14 +117,21 @@ describe("create", () => {
 
   it("reports a create cancelled in flight as outcome unknown", async () => {
     const controller = new AbortController();
+    // The answer is held until the create has given up on it, so the abort is what ends the create.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
     server.use(
-      http.post(`${baseURL}/v1/sessions`, async () => {
-        controller.abort();
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        return HttpResponse.json({}, { status: 201 });
-      }),
+      http.post(
+        `${baseURL}/v1/sessions`,
+        answer(async () => {
+          controller.abort();
+          await held;
+          return HttpResponse.json({}, { status: 201 });
+        }),
+      ),
     );
-    const error = await caught(() => provider().create({ openTag: "cancelled", signal: controller.signal }));
+    const error = await caught(() => provider().create({ openTag: "cancelled", signal: controller.signal })).finally(release);
+    expect(mock.calls()).toEqual(["POST /v1/sessions"]);
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect(error.message).toContain("open tag cancelled");
   });

@@ -27,8 +27,8 @@ const status = (code: number, body = "<html>upstream trouble</html>"): Script =>
   response.writeHead(code, { "content-type": "text/html" }).end(body);
 const cutOff: Script = (_request, response, destroy) => {
   response.writeHead(200, { "content-type": "application/json", "content-length": "100" });
-  response.write('{"data":[');
-  setTimeout(destroy, 10);
+  // Cut once the head and part of the body are on the wire.
+  response.write('{"data":[', () => destroy());
 };
 
 describe("redirects", () => {
@@ -173,10 +173,23 @@ describe("time limits, cancellation and size", () => {
   });
 
   it("stretches the deadline for a command given a longer timeout of its own", async () => {
+    // The command's answer is held until a plain call, started after it with the same 200 ms limit, has timed out:
+    // the client's 200 ms would have cut the command off by then; its own 5 s timeout (plus margin) lets the answer arrive.
     const answer = dataScript({ ok: true, url: "http://127.0.0.1/", title: "" });
-    worker.answer((request, response, destroy) => void setTimeout(() => answer(request, response, destroy), 600));
-    // 200 ms would cut it off; the command's own 5 s timeout (plus margin) lets the answer arrive.
-    await expect(client({ timeoutMs: 200 }).execute("s1", { op: "waitFor", text: "ready", timeoutMs: 5000 })).resolves.toMatchObject({ ok: true });
+    let arrived!: () => void;
+    const commandArrived = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    worker.answer((request, response, destroy) => {
+      if (request.body?.method !== "execute") return; // the plain call gets no answer
+      arrived();
+      void held.then(() => answer(request, response, destroy));
+    });
+    const command = client({ timeoutMs: 200 }).execute("s1", { op: "waitFor", text: "ready", timeoutMs: 5000 });
+    await commandArrived;
+    expect(await failure(client({ timeoutMs: 200 }).list())).toBeInstanceOf(errors.TimeoutError);
+    release();
+    await expect(command).resolves.toMatchObject({ ok: true });
   });
 
   it("the time limit covers retries", async () => {

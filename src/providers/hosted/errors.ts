@@ -4,6 +4,7 @@
  * with `status`, `headers` and the JSON body in `error`, and subclasses for
  * connection failures, timeouts and aborts. Neutral code.
  */
+import { neverSent } from "../../client/never-sent.js";
 import {
   CapacityError,
   NotFoundError,
@@ -22,6 +23,12 @@ export interface ProviderErrorClasses {
 
 /** How a provider call failed, before it is turned into an error. */
 export type FailureKind =
+  /**
+   * Nothing of the request left this process: the runtime refused before
+   * sending (Deno without `--allow-env` for a variable the SDK reads, or
+   * without `--allow-net`), or the connection was never made. It took no effect.
+   */
+  | "not_sent"
   /** No response: connection refused or reset, or timed out; the request may have been received. */
   | "no_response"
   /** The caller cancelled; the request may have been received. */
@@ -93,6 +100,9 @@ export function readProviderFailure(error: unknown, classes: ProviderErrorClasse
   const message = redactSecrets(providerMessage(error), secrets);
   if (isA(error, classes.APIUserAbortError) || error.name === "AbortError") return { kind: "aborted", headers: {}, message };
   if (isA(error, classes.APIConnectionError) || isA(error, classes.APIConnectionTimeoutError)) {
+    // The SDK wraps what fetch threw as `cause`; its own message only says "Connection error.".
+    const cause = (error as { cause?: unknown }).cause;
+    if (neverSent(cause)) return { kind: "not_sent", headers: {}, message: redactSecrets(messageChain(cause), secrets) };
     return { kind: "no_response", headers: {}, message };
   }
   if (isA(error, classes.APIError)) {
@@ -100,11 +110,33 @@ export function readProviderFailure(error: unknown, classes: ProviderErrorClasse
     if (typeof status === "number") return { kind: "status", status, headers: lowerCaseHeaders((error as { headers?: unknown }).headers), message };
     return { kind: "no_response", headers: {}, message };
   }
+  // Not the SDK's own error: the runtime refused something while the SDK prepared the request. Deno's
+  // NotCapable for an environment variable (the SDKs read DEBUG before each request is sent) is one.
+  if (neverSent(error)) return { kind: "not_sent", headers: {}, message };
   return { kind: "other", headers: {}, message };
+}
+
+/** An error's message followed by its causes' (`fetch failed: connect ECONNREFUSED …`), three deep at most. */
+function messageChain(error: unknown): string {
+  const messages: string[] = [];
+  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 3; depth++) {
+    const message = current instanceof Error ? current.message : typeof current === "object" ? undefined : String(current);
+    if (message) messages.push(message);
+    current = (current as { cause?: unknown }).cause;
+  }
+  return messages.join(": ");
+}
+
+/** Deno's refusal names the permission and the flag; say the exact grant (`--allow-env=DEBUG`). */
+function permissionHint(message: string): string {
+  const refusal = /Requires \w+ access to "([^"]+)", run again with the (--allow-[\w-]+) flag/.exec(message);
+  return refusal ? ` (with Deno, grant ${refusal[2]}=${refusal[1]})` : "";
 }
 
 /**
  * The error to throw for a failed provider call.
+ * - Refused before anything was sent (see `src/client/never-sent.ts`) →
+ *   `ProviderError`, also for a mutation: it took no effect.
  * - 404 → `NotFoundError`; 429 → `CapacityError` (after the bounded wait).
  * - A mutation with no answer, cancelled after it was sent, or answered
  *   with 5xx → `OutcomeUnknownError`: it may have taken effect.
@@ -115,6 +147,9 @@ export function readProviderFailure(error: unknown, classes: ProviderErrorClasse
 export function toProviderError(failure: ProviderFailure, context: ProviderCallContext): StationBrowserError {
   const where = `${context.provider}: ${context.operation}`;
   const { status, message } = failure;
+  if (failure.kind === "not_sent") {
+    return new ProviderError(`${where} failed before anything was sent, so it took no effect: ${message}${permissionHint(message)}`);
+  }
   if (failure.kind === "status" && status === 404) return new NotFoundError(`${where}: not found (404): ${message}`);
   if (failure.kind === "status" && status === 429) return new CapacityError(`${where}: the provider is at capacity (429): ${message}`);
   // "other" on a mutation: the request went out and something broke while its answer was read

@@ -60,3 +60,33 @@ export async function runNeutralCheck() {
   expect(typeof server.connect === "function", "createMcpServer did not return an MCP server");
   return { checked: ["station-browser-use parseCommand", "/mcp createMcpServer"] };
 }
+
+/**
+ * Deno without `--allow-env=DEBUG` (both SDKs read DEBUG before each request):
+ * each REST half's create is refused before it is sent, and says so as a
+ * plain provider error naming the grant, never as an unknown outcome.
+ */
+export async function runRestWithoutDebugCheck(config) {
+  const { isProviderError, isOutcomeUnknownError } = await import("station-browser-use");
+  const { createBrowserbaseRestProvider } = await import("station-browser-use/browserbase");
+  const { createSteelRestProvider } = await import("station-browser-use/steel");
+  const checked = [];
+  const providers = [
+    { name: "browserbase", provider: createBrowserbaseRestProvider({ apiKey: config.browserbaseApiKey, baseURL: `${config.standIn}/browserbase` }) },
+    { name: "steel", provider: createSteelRestProvider({ apiKey: config.steelApiKey, baseURL: `${config.standIn}/steel` }) },
+  ];
+  for (const { name, provider } of providers) {
+    const error = await provider.create({ openTag: crypto.randomUUID() }).then(
+      () => undefined,
+      (caught) => caught,
+    );
+    expect(error !== undefined, `${name}: create succeeded without --allow-env=DEBUG`);
+    expect(isProviderError(error) && !isOutcomeUnknownError(error), `${name}: create without DEBUG gave ${error?.name}: ${error?.message}`);
+    expect(
+      error.message.includes("before anything was sent") && error.message.includes("--allow-env=DEBUG"),
+      `${name}: the error does not say that nothing was sent and which grant is missing: ${error.message}`,
+    );
+    checked.push(`${name} create refused before sending: "${error.message}"`);
+  }
+  return { checked };
+}

@@ -6,32 +6,36 @@
 
 const marker = Symbol.for("station-browser-use.error");
 
-/** Stable machine-readable codes, one per error class. */
-export type StationBrowserErrorCode =
-  | "validation"
-  | "busy"
-  | "capacity"
-  | "not_found"
-  | "control_lease"
-  | "outcome_unknown"
-  | "provider"
-  | "timeout"
-  | "stale_ref"
-  | "ambiguous_target"
-  | "url_policy"
-  | "profile_in_use"
-  | "profile"
-  | "reconcile_required"
-  | "browser_not_found"
-  | "action_failed"
-  | "not_implemented"
-  | "session_closed"
-  | "journal"
-  | "unauthorized"
-  | "forbidden"
-  | "payload_too_large"
-  | "draining"
-  | "internal";
+/** Stable machine-readable codes, one per error class: the keys of {@link errorFamily}. */
+export type StationBrowserErrorCode = keyof typeof errorFamily;
+
+/**
+ * The data an error carries besides its code and message, one field per
+ * property of a class of the family (which class carries which is in
+ * {@link errorFamily}). A worker sends it as `details`; the client rebuilds
+ * the error from it.
+ */
+export interface StationBrowserErrorDetails {
+  /** {@link ValidationError}: the path of the offending field. */
+  field?: string;
+  /** {@link StaleRefError}: the stale ref. */
+  ref?: string;
+  /** {@link AmbiguousTargetError}: how many elements matched. */
+  count?: number;
+  /** {@link CapacityError}: how long the provider asked to wait before trying again (ms). */
+  retryAfterMs?: number;
+  /** {@link ProviderError}: the provider's HTTP status. */
+  status?: number;
+  /** {@link ProviderError}: the provider's request id. */
+  requestId?: string;
+  /** {@link OutcomeUnknownError}: the method that may have run. */
+  method?: string;
+  /** {@link OutcomeUnknownError}: the ids it concerned. */
+  sessionId?: string;
+  openTag?: string;
+  checkpointId?: string;
+  recordingId?: string;
+}
 
 /** Options shared by every error constructor. */
 export interface StationBrowserErrorOptions {
@@ -65,9 +69,14 @@ export interface StationBrowserErrorClass {
   readonly prototype: StationBrowserError;
 }
 
-/** An error class of the family with its own code and name and nothing else (one line per class instead of one block). */
+/**
+ * An error class of the family with its own code and nothing else (one line
+ * per class instead of one block), named after its code: `not_found` →
+ * `NotFoundError`.
+ */
 /* @__NO_SIDE_EFFECTS__ */
-function errorClass(code: StationBrowserErrorCode, name: string): StationBrowserErrorClass {
+function errorClass(code: StationBrowserErrorCode): StationBrowserErrorClass {
+  const name = `${code.replace(/(?:^|_)(.)/g, (_match, letter: string) => letter.toUpperCase())}Error`;
   return class extends StationBrowserError {
     constructor(message: string, options?: StationBrowserErrorOptions) {
       super(code, message, options);
@@ -90,19 +99,26 @@ export class ValidationError extends StationBrowserError {
 }
 
 /** Thrown when a session already runs an action; actions are never queued. */
-export const BusyError = errorClass("busy", "BusyError");
+export const BusyError = errorClass("busy");
 export type BusyError = StationBrowserError;
 
 /** Thrown when no more sessions may be opened (local limit or provider 429). */
-export const CapacityError = errorClass("capacity", "CapacityError");
-export type CapacityError = StationBrowserError;
+export class CapacityError extends StationBrowserError {
+  /** How long the provider asked to wait before trying again (ms), when it said (a 429's `retry-after`). */
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, options?: StationBrowserErrorOptions & { retryAfterMs?: number | undefined }) {
+    super("capacity", message, options);
+    this.name = "CapacityError";
+    this.retryAfterMs = options?.retryAfterMs;
+  }
+}
 
 /** Thrown when a session, page, download or other resource does not exist. */
-export const NotFoundError = errorClass("not_found", "NotFoundError");
+export const NotFoundError = errorClass("not_found");
 export type NotFoundError = StationBrowserError;
 
 /** Thrown when a mutating action needs the human control lease it lacks. */
-export const ControlLeaseError = errorClass("control_lease", "ControlLeaseError");
+export const ControlLeaseError = errorClass("control_lease");
 export type ControlLeaseError = StationBrowserError;
 
 /**
@@ -149,7 +165,7 @@ export class ProviderError extends StationBrowserError {
 }
 
 /** Thrown when an operation does not finish within its time limit. */
-export const TimeoutError = errorClass("timeout", "TimeoutError");
+export const TimeoutError = errorClass("timeout");
 export type TimeoutError = StationBrowserError;
 
 /**
@@ -158,8 +174,9 @@ export type TimeoutError = StationBrowserError;
  * ref is never re-matched to another element.
  */
 export class StaleRefError extends StationBrowserError {
-  readonly ref: string;
-  constructor(ref: string, message: string, options?: StationBrowserErrorOptions) {
+  /** The stale ref (undefined when rebuilt from an older worker's answer, which did not send it). */
+  readonly ref: string | undefined;
+  constructor(ref: string | undefined, message: string, options?: StationBrowserErrorOptions) {
     super("stale_ref", message, options);
     this.name = "StaleRefError";
     this.ref = ref;
@@ -168,8 +185,9 @@ export class StaleRefError extends StationBrowserError {
 
 /** Thrown when a target matches more than one element and no `nth` was given. */
 export class AmbiguousTargetError extends StationBrowserError {
-  readonly count: number;
-  constructor(count: number, message: string, options?: StationBrowserErrorOptions) {
+  /** How many elements matched (undefined when rebuilt from an older worker's answer, which did not send it). */
+  readonly count: number | undefined;
+  constructor(count: number | undefined, message: string, options?: StationBrowserErrorOptions) {
     super("ambiguous_target", message, options);
     this.name = "AmbiguousTargetError";
     this.count = count;
@@ -177,48 +195,48 @@ export class AmbiguousTargetError extends StationBrowserError {
 }
 
 /** Thrown when a URL is refused by the navigation policy (before any request). */
-export const UrlPolicyError = errorClass("url_policy", "UrlPolicyError");
+export const UrlPolicyError = errorClass("url_policy");
 export type UrlPolicyError = StationBrowserError;
 
 /** Thrown when a profile is already open; a profile is open at most once per owner. */
-export const ProfileInUseError = errorClass("profile_in_use", "ProfileInUseError");
+export const ProfileInUseError = errorClass("profile_in_use");
 export type ProfileInUseError = StationBrowserError;
 
 /**
  * Thrown when a profile's stored state is unusable: the provider reports it
  * failed to persist (final), or it never became ready in time.
  */
-export const ProfileError = errorClass("profile", "ProfileError");
+export const ProfileError = errorClass("profile");
 export type ProfileError = StationBrowserError;
 
 /**
  * Thrown by `open` while an earlier open has an unknown outcome: nothing new is
  * admitted until `reconcile()` has found that session or proved it absent.
  */
-export const ReconcileRequiredError = errorClass("reconcile_required", "ReconcileRequiredError");
+export const ReconcileRequiredError = errorClass("reconcile_required");
 export type ReconcileRequiredError = StationBrowserError;
 
 /** Thrown when no Chromium executable can be found; the message says how to install one. */
-export const BrowserNotFoundError = errorClass("browser_not_found", "BrowserNotFoundError");
+export const BrowserNotFoundError = errorClass("browser_not_found");
 export type BrowserNotFoundError = StationBrowserError;
 
 /** Thrown when the browser refused or failed an action (element hidden, detached, timed out…). */
-export const ActionFailedError = errorClass("action_failed", "ActionFailedError");
+export const ActionFailedError = errorClass("action_failed");
 export type ActionFailedError = StationBrowserError;
 
 /** Thrown by a command or feature that is part of the protocol but not implemented yet. */
-export const NotImplementedError = errorClass("not_implemented", "NotImplementedError");
+export const NotImplementedError = errorClass("not_implemented");
 export type NotImplementedError = StationBrowserError;
 
 /** Thrown when a session was closed (or its browser went away) while in use. */
-export const SessionClosedError = errorClass("session_closed", "SessionClosedError");
+export const SessionClosedError = errorClass("session_closed");
 export type SessionClosedError = StationBrowserError;
 
 /**
  * Thrown when the action journal cannot be written. Actions are then refused
  * rather than run unrecorded, until the manager is reopened.
  */
-export const JournalError = errorClass("journal", "JournalError");
+export const JournalError = errorClass("journal");
 export type JournalError = StationBrowserError;
 
 /** Thrown when a worker refuses the credentials (`unauthorized`) or the route for them (`forbidden`). */
@@ -230,16 +248,117 @@ export class AuthenticationError extends StationBrowserError {
 }
 
 /** Thrown when a request or response exceeds its size limit; nothing was executed for an oversize request. */
-export const PayloadTooLargeError = errorClass("payload_too_large", "PayloadTooLargeError");
+export const PayloadTooLargeError = errorClass("payload_too_large");
 export type PayloadTooLargeError = StationBrowserError;
 
 /** Thrown when a draining worker refuses new work (it still lists and closes). */
-export const DrainingError = errorClass("draining", "DrainingError");
+export const DrainingError = errorClass("draining");
 export type DrainingError = StationBrowserError;
 
 /** Thrown for a failure inside the worker that has no more specific class; the message says what is known. */
-export const InternalError = errorClass("internal", "InternalError");
+export const InternalError = errorClass("internal");
 export type InternalError = StationBrowserError;
+
+/** What {@link errorFamily} says of one code. */
+export interface ErrorFamilyMember<Class = StationBrowserErrorConstructor> {
+  /** The class of its errors. */
+  errorClass: Class;
+  /** The HTTP status a worker answers it with. */
+  status: number;
+  /** The fields of {@link StationBrowserErrorDetails} its class carries, sent on the wire as `details`. */
+  details: readonly (keyof StationBrowserErrorDetails)[];
+}
+
+/** Any class of the family. */
+export type StationBrowserErrorConstructor = abstract new (...args: never[]) => StationBrowserError;
+
+/* @__NO_SIDE_EFFECTS__ */
+function member<Class extends StationBrowserErrorConstructor>(
+  errorClass: Class,
+  status: number,
+  ...details: (keyof StationBrowserErrorDetails & keyof InstanceType<Class>)[]
+): ErrorFamilyMember<Class> {
+  return { errorClass, status, details };
+}
+
+/**
+ * The error family, declared once: each code with its class, the HTTP status
+ * a worker answers it with, and the detail fields the class carries. The
+ * codes ({@link StationBrowserErrorCode}), the worker's status table, the
+ * details it sends, the client's rebuilding ({@link createError}) and the
+ * agent tools' hints are all keyed off it, so a new code is added here and
+ * the type checker points at every place that must say something about it.
+ */
+export const errorFamily = {
+  validation: member(ValidationError, 400, "field"),
+  unauthorized: member(AuthenticationError, 401),
+  forbidden: member(AuthenticationError, 403),
+  not_found: member(NotFoundError, 404),
+  busy: member(BusyError, 409),
+  stale_ref: member(StaleRefError, 409, "ref"),
+  profile_in_use: member(ProfileInUseError, 409),
+  profile: member(ProfileError, 409),
+  reconcile_required: member(ReconcileRequiredError, 409),
+  session_closed: member(SessionClosedError, 410),
+  payload_too_large: member(PayloadTooLargeError, 413),
+  ambiguous_target: member(AmbiguousTargetError, 422, "count"),
+  url_policy: member(UrlPolicyError, 422),
+  action_failed: member(ActionFailedError, 422),
+  control_lease: member(ControlLeaseError, 423),
+  capacity: member(CapacityError, 429, "retryAfterMs"),
+  internal: member(InternalError, 500),
+  not_implemented: member(NotImplementedError, 501),
+  provider: member(ProviderError, 502, "status", "requestId"),
+  outcome_unknown: member(OutcomeUnknownError, 502, "method", "sessionId", "openTag", "checkpointId", "recordingId"),
+  draining: member(DrainingError, 503),
+  journal: member(JournalError, 503),
+  browser_not_found: member(BrowserNotFoundError, 503),
+  timeout: member(TimeoutError, 504),
+};
+
+/** The {@link StationBrowserErrorDetails} of `error`: the fields its class carries that are set. */
+export function errorDetails(error: StationBrowserError): StationBrowserErrorDetails {
+  const details: Record<string, unknown> = {};
+  for (const field of errorFamily[error.code]?.details ?? []) {
+    const value = (error as unknown as Record<string, unknown>)[field];
+    if (value !== undefined) details[field] = value;
+  }
+  return details;
+}
+
+/**
+ * The error of `code` with `message` and the data in `details` (the inverse
+ * of {@link errorDetails}), e.g. to rebuild an error a worker sent. Details
+ * the code's class does not carry are ignored.
+ *
+ * @example
+ * ```ts
+ * const error = createError("stale_ref", "Ref e7 is stale", { ref: "e7" });
+ * isStaleRefError(error); // true, error.ref === "e7"
+ * ```
+ */
+export function createError(
+  code: StationBrowserErrorCode,
+  message: string,
+  details: StationBrowserErrorDetails = {},
+  options: StationBrowserErrorOptions = {},
+): StationBrowserError {
+  switch (code) {
+    case "validation": {
+      const field = details.field ?? "request";
+      return new ValidationError(field, message.startsWith(`${field}: `) ? message.slice(field.length + 2) : message, options);
+    }
+    case "stale_ref":
+      return new StaleRefError(details.ref, message, options);
+    case "ambiguous_target":
+      return new AmbiguousTargetError(details.count, message, options);
+    case "unauthorized":
+    case "forbidden":
+      return new AuthenticationError(code, message, options);
+    default:
+      return new errorFamily[code].errorClass(message, { ...details, ...options });
+  }
+}
 
 function hasCode(error: unknown, code?: StationBrowserErrorCode): boolean {
   if (typeof error !== "object" || error === null) return false;

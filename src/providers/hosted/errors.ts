@@ -11,6 +11,7 @@ import {
   ProviderError,
   type StationBrowserError,
 } from "../../errors.js";
+import { retryAfterMs } from "./rate-limit.js";
 
 /** The SDK's error classes, so failures are recognised with `instanceof`. */
 export interface ProviderErrorClasses {
@@ -105,7 +106,8 @@ export function readProviderFailure(error: unknown, classes: ProviderErrorClasse
 
 /**
  * The error to throw for a failed provider call.
- * - 404 → `NotFoundError`; 429 → `CapacityError` (after the bounded wait).
+ * - 404 → `NotFoundError`; 429 → `CapacityError` (after the bounded wait),
+ *   with the wait the last 429 asked for as `retryAfterMs`.
  * - A mutation with no answer, cancelled after it was sent, or answered
  *   with 5xx → `OutcomeUnknownError`: it may have taken effect.
  * - Everything else → `ProviderError` carrying the status.
@@ -116,7 +118,9 @@ export function toProviderError(failure: ProviderFailure, context: ProviderCallC
   const where = `${context.provider}: ${context.operation}`;
   const { status, message } = failure;
   if (failure.kind === "status" && status === 404) return new NotFoundError(`${where}: not found (404): ${message}`);
-  if (failure.kind === "status" && status === 429) return new CapacityError(`${where}: the provider is at capacity (429): ${message}`);
+  if (failure.kind === "status" && status === 429) {
+    return new CapacityError(`${where}: the provider is at capacity (429): ${message}`, { retryAfterMs: retryAfterMs(failure.headers) });
+  }
   // "other" on a mutation: the request went out and something broke while its answer was read
   // (a reset mid-body, a body cut off by the request time limit): it may have taken effect.
   const unanswered = failure.kind === "no_response" || failure.kind === "aborted" || failure.kind === "other";

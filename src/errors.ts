@@ -1,7 +1,9 @@
 /**
  * One error family for the whole SDK. Every error is a {@link StationBrowserError}
  * with a stable `code`; guards such as {@link isValidationError} recognise errors
- * across duplicate copies of this package through a `Symbol.for` marker.
+ * across duplicate copies of this package through a `Symbol.for` marker. Each
+ * code, its class, its HTTP status and the detail fields its class carries are
+ * declared once, in {@link errorFamily}.
  */
 
 const marker = Symbol.for("station-browser-use.error");
@@ -288,6 +290,11 @@ function member<Class extends StationBrowserErrorConstructor>(
  * details it sends, the client's rebuilding ({@link createError}) and the
  * agent tools' hints are all keyed off it, so a new code is added here and
  * the type checker points at every place that must say something about it.
+ *
+ * @example
+ * ```ts
+ * errorFamily.stale_ref; // { errorClass: StaleRefError, status: 409, details: ["ref"] }
+ * ```
  */
 export const errorFamily = {
   validation: member(ValidationError, 400, "field"),
@@ -316,7 +323,15 @@ export const errorFamily = {
   timeout: member(TimeoutError, 504),
 };
 
-/** The {@link StationBrowserErrorDetails} of `error`: the fields its class carries that are set. */
+/**
+ * The {@link StationBrowserErrorDetails} of `error`: the fields its class
+ * carries that are set (what a worker sends as `details`).
+ *
+ * @example
+ * ```ts
+ * errorDetails(new AmbiguousTargetError(3, "matched 3 elements")); // { count: 3 }
+ * ```
+ */
 export function errorDetails(error: StationBrowserError): StationBrowserErrorDetails {
   const details: Record<string, unknown> = {};
   for (const field of errorFamily[error.code]?.details ?? []) {

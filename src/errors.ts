@@ -58,10 +58,12 @@ export class StationBrowserError extends Error {
   readonly code: StationBrowserErrorCode;
   readonly [marker] = true;
 
-  constructor(code: StationBrowserErrorCode, message: string, options: StationBrowserErrorOptions = {}) {
+  /** `options` may carry the detail fields the code's class has (see {@link errorFamily}); they are set here. */
+  constructor(code: StationBrowserErrorCode, message: string, options: StationBrowserErrorOptions & StationBrowserErrorDetails = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "StationBrowserError";
     this.code = code;
+    for (const field of errorFamily[code]?.details ?? []) (this as unknown as Record<string, unknown>)[field] = options[field];
   }
 }
 
@@ -92,11 +94,10 @@ function errorClass(code: StationBrowserErrorCode): StationBrowserErrorClass {
  * the offending field, e.g. `command.target.frame[3]`.
  */
 export class ValidationError extends StationBrowserError {
-  readonly field: string;
+  declare readonly field: string;
   constructor(field: string, problem: string, options?: StationBrowserErrorOptions) {
-    super("validation", `${field}: ${problem}`, options);
+    super("validation", `${field}: ${problem}`, { ...options, field });
     this.name = "ValidationError";
-    this.field = field;
   }
 }
 
@@ -107,11 +108,10 @@ export type BusyError = StationBrowserError;
 /** Thrown when no more sessions may be opened (local limit or provider 429). */
 export class CapacityError extends StationBrowserError {
   /** How long the provider asked to wait before trying again (ms), when it said (a 429's `retry-after`). */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
   constructor(message: string, options?: StationBrowserErrorOptions & { retryAfterMs?: number | undefined }) {
     super("capacity", message, options);
     this.name = "CapacityError";
-    this.retryAfterMs = options?.retryAfterMs;
   }
 }
 
@@ -129,19 +129,14 @@ export type ControlLeaseError = StationBrowserError;
  */
 export class OutcomeUnknownError extends StationBrowserError {
   /** What to check: the method that may have run and the ids it concerned, when known. */
-  readonly method: string | undefined;
-  readonly sessionId: string | undefined;
-  readonly openTag: string | undefined;
-  readonly checkpointId: string | undefined;
-  readonly recordingId: string | undefined;
+  declare readonly method: string | undefined;
+  declare readonly sessionId: string | undefined;
+  declare readonly openTag: string | undefined;
+  declare readonly checkpointId: string | undefined;
+  declare readonly recordingId: string | undefined;
   constructor(message: string, options?: StationBrowserErrorOptions & OutcomeUnknownDetails) {
     super("outcome_unknown", message, options);
     this.name = "OutcomeUnknownError";
-    this.method = options?.method;
-    this.sessionId = options?.sessionId;
-    this.openTag = options?.openTag;
-    this.checkpointId = options?.checkpointId;
-    this.recordingId = options?.recordingId;
   }
 }
 
@@ -156,13 +151,11 @@ export interface OutcomeUnknownDetails {
 
 /** Thrown when a hosted provider's API answers with an error. */
 export class ProviderError extends StationBrowserError {
-  readonly status: number | undefined;
-  readonly requestId: string | undefined;
+  declare readonly status: number | undefined;
+  declare readonly requestId: string | undefined;
   constructor(message: string, details: { status?: number; requestId?: string } & StationBrowserErrorOptions = {}) {
     super("provider", message, details);
     this.name = "ProviderError";
-    this.status = details.status;
-    this.requestId = details.requestId;
   }
 }
 
@@ -177,22 +170,20 @@ export type TimeoutError = StationBrowserError;
  */
 export class StaleRefError extends StationBrowserError {
   /** The stale ref (undefined when rebuilt from an older worker's answer, which did not send it). */
-  readonly ref: string | undefined;
+  declare readonly ref: string | undefined;
   constructor(ref: string | undefined, message: string, options?: StationBrowserErrorOptions) {
-    super("stale_ref", message, options);
+    super("stale_ref", message, { ...options, ref });
     this.name = "StaleRefError";
-    this.ref = ref;
   }
 }
 
 /** Thrown when a target matches more than one element and no `nth` was given. */
 export class AmbiguousTargetError extends StationBrowserError {
   /** How many elements matched (undefined when rebuilt from an older worker's answer, which did not send it). */
-  readonly count: number | undefined;
+  declare readonly count: number | undefined;
   constructor(count: number | undefined, message: string, options?: StationBrowserErrorOptions) {
-    super("ambiguous_target", message, options);
+    super("ambiguous_target", message, { ...options, count });
     this.name = "AmbiguousTargetError";
-    this.count = count;
   }
 }
 

@@ -51,7 +51,13 @@ export {
   isActionFailedError,
   isNotImplementedError,
   isSessionClosedError,
+  errorFamily,
+  createError,
+  errorDetails,
+  type ErrorFamilyMember,
+  type StationBrowserErrorConstructor,
   type StationBrowserErrorCode,
+  type StationBrowserErrorDetails,
   type OutcomeUnknownDetails,
   type StationBrowserErrorOptions,
 } from "./errors.js";

@@ -21,7 +21,31 @@ export interface FailureContext {
 /** Error codes whose message may quote the page (Playwright logs, provider bodies): shown fenced. */
 const pageQuotingCodes = new Set<StationBrowserErrorCode>(["action_failed", "timeout", "internal", "provider"]);
 
-const hints: Partial<Record<StationBrowserErrorCode, string>> = {
+/**
+ * Codes whose message says all there is: no hint follows it. Every code of
+ * the family is here or in `failureHints`; the type checker holds a new code
+ * until it is put in one of them.
+ */
+export const unhintedCodes = [
+  "validation",
+  "not_found",
+  "outcome_unknown",
+  "provider",
+  "timeout",
+  "profile",
+  "browser_not_found",
+  "action_failed",
+  "not_implemented",
+  "journal",
+  "unauthorized",
+  "forbidden",
+  "payload_too_large",
+  "draining",
+  "internal",
+] as const satisfies readonly StationBrowserErrorCode[];
+
+/** What to do next after a failure of each other code, told to the model after the message. */
+export const failureHints: Record<Exclude<StationBrowserErrorCode, (typeof unhintedCodes)[number]>, string> = {
   stale_ref: "Refs are replaced by every observe and dropped when the page navigates: call station_browser_observe and use its new refs.",
   ambiguous_target: "Use a ref from station_browser_observe, or add nth to the target.",
   control_lease: "A human is controlling this session: do not act now. Wait, then observe before continuing.",
@@ -72,7 +96,7 @@ export function failureReply(error: unknown, context: FailureContext): ToolReply
     return reply;
   }
   if (cancelled) return textReply([`outcome: failed — ${context.action} was cancelled${notStarted ? " before it ran" : ""}.`], true);
-  const hint = code ? hints[code] : undefined;
+  const hint = code ? (failureHints as Partial<Record<StationBrowserErrorCode, string>>)[code] : undefined;
   const label = code ?? "error";
   if (code === undefined || pageQuotingCodes.has(code)) {
     const reply = textReply([`outcome: failed — ${context.action} (${label}); details from the browser:`], true);

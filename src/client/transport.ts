@@ -8,6 +8,7 @@ import {
   ValidationError,
   isStationBrowserError,
   type StationBrowserError,
+  type StationBrowserErrorDetails,
 } from "../errors.js";
 import { commandBudgetMs } from "../protocol/budget.js";
 import type { BrowserCommand } from "../protocol/commands.js";
@@ -224,16 +225,18 @@ export class WorkerTransport {
     }
     const failure = v.safeParse(WorkerErrorBodySchema, json);
     if (failure.success && answer.status >= 400) {
-      const { code, message } = failure.output.error;
-      return this.throwWorkerError(context, code, message, answer.status);
+      const { code, message, details } = failure.output.error;
+      return this.throwWorkerError(context, code, message, answer.status, details);
     }
     const success = v.safeParse(WorkerDataBodySchema, json);
     if (success.success && answer.status >= 200 && answer.status < 300) return success.output.data;
     throw this.unreadable(context, answer.status, `expected { "data": … } or { "error": { "code", "message" } }, got ${this.quote(answer.text, 80)}`);
   }
 
-  private throwWorkerError(context: CallContext, code: string, message: string, status: number): never {
-    throw workerError(this.quote(code, 64), this.quote(message, quoteLimit), status, context);
+  private throwWorkerError(context: CallContext, code: string, message: string, status: number, details: StationBrowserErrorDetails | undefined): never {
+    // Texts in details are server-provided too: bounded and without the API key.
+    const quoted = details && Object.fromEntries(Object.entries(details).map(([field, value]) => [field, typeof value === "string" ? this.quote(value, 300) : value]));
+    throw workerError(this.quote(code, 64), this.quote(message, quoteLimit), status, context, quoted);
   }
 
   private transportFailure(attempt: Attempt, error: unknown, timedOut: boolean): StationBrowserError {

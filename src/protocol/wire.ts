@@ -1,12 +1,12 @@
 /**
  * The worker's HTTP wire format (DESIGN.md "Worker and client"): one JSON POST
  * route per station, `{ "method": … }` bodies, `{ "data": … }` on success and
- * `{ "error": { "code", "message" } }` on failure. The worker parses requests
+ * `{ "error": { "code", "message", "details" } }` on failure. The worker parses requests
  * with these schemas and the client validates responses with them; nothing
  * else declares a wire shape.
  */
 import * as v from "valibot";
-import type { StationBrowserErrorCode } from "../errors.js";
+import { errorFamily, type StationBrowserErrorCode, type StationBrowserErrorDetails } from "../errors.js";
 import { integerIn, nonEmptyString } from "./fields.js";
 import { limits } from "./limits.js";
 import { OpenOptionsSchema } from "./open-options.js";
@@ -92,38 +92,41 @@ export const operatorMethods: ReadonlySet<WorkerMethod> = new Set<WorkerMethod>(
 /** Error codes the worker adds to the package's own. */
 export type WorkerErrorCode = StationBrowserErrorCode | "bad_request";
 
-/** The HTTP status each error code is sent with. */
-export const errorStatus: Record<WorkerErrorCode, number> = {
-  validation: 400,
-  bad_request: 400,
-  unauthorized: 401,
-  forbidden: 403,
-  not_found: 404,
-  busy: 409,
-  stale_ref: 409,
-  profile_in_use: 409,
-  profile: 409,
-  reconcile_required: 409,
-  session_closed: 410,
-  payload_too_large: 413,
-  ambiguous_target: 422,
-  url_policy: 422,
-  action_failed: 422,
-  control_lease: 423,
-  capacity: 429,
-  internal: 500,
-  not_implemented: 501,
-  provider: 502,
-  outcome_unknown: 502,
-  draining: 503,
-  journal: 503,
-  browser_not_found: 503,
-  timeout: 504,
-};
+/** The HTTP status each error code is sent with: the family's (see `errorFamily`), and 400 for `bad_request`. */
+export const errorStatus: Readonly<Record<WorkerErrorCode, number>> = /* @__PURE__ */ statusTable();
 
-/** A failure body. */
+function statusTable(): Record<WorkerErrorCode, number> {
+  const table = { bad_request: 400 } as Record<WorkerErrorCode, number>;
+  for (const [code, { status }] of Object.entries(errorFamily)) table[code as StationBrowserErrorCode] = status;
+  return table;
+}
+
+const optionalString = v.optional(v.string());
+const optionalNumber = v.optional(v.number());
+
+/**
+ * The `details` of a failure body: the data its error carries (which fields
+ * each code has is in `errorFamily`). Unknown fields are let through, so a
+ * newer worker may add some; a known field of the wrong type makes the
+ * answer unreadable, like any malformed answer.
+ */
+export const WorkerErrorDetailsSchema = v.looseObject({
+  field: optionalString,
+  ref: optionalString,
+  count: optionalNumber,
+  retryAfterMs: optionalNumber,
+  status: optionalNumber,
+  requestId: optionalString,
+  method: optionalString,
+  sessionId: optionalString,
+  openTag: optionalString,
+  checkpointId: optionalString,
+  recordingId: optionalString,
+} satisfies { [Field in keyof StationBrowserErrorDetails]-?: v.GenericSchema<undefined | StationBrowserErrorDetails[Field]> });
+
+/** A failure body. Older workers leave `details` out. */
 export const WorkerErrorBodySchema = v.strictObject({
-  error: v.strictObject({ code: v.string(), message: v.string() }),
+  error: v.strictObject({ code: v.string(), message: v.string(), details: v.optional(WorkerErrorDetailsSchema) }),
 });
 
 /** A success body; `data` is checked per method by the client. */

@@ -1,4 +1,4 @@
-import { isStationBrowserError } from "../errors.js";
+import { errorDetails, isStationBrowserError, type StationBrowserErrorDetails } from "../errors.js";
 import { errorStatus, type WorkerErrorCode } from "../protocol/wire.js";
 import { RequestRefusal } from "./body.js";
 
@@ -23,9 +23,18 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   return { status, headers: { ...baseHeaders, ...headers }, body: encoder.encode(JSON.stringify(body)) };
 }
 
-/** `{ "error": { code, message } }` with the status of the code (or `status` when given). */
-export function errorAnswer(code: WorkerErrorCode, message: string, options: { status?: number; headers?: Record<string, string> } = {}): Answer {
-  return json(options.status ?? errorStatus[code] ?? 500, { error: { code, message } }, options.headers);
+/** `{ "error": { code, message, details } }` with the status of the code (or `status` when given). */
+export function errorAnswer(
+  code: WorkerErrorCode,
+  message: string,
+  options: { status?: number; headers?: Record<string, string>; details?: StationBrowserErrorDetails } = {},
+): Answer {
+  return json(options.status ?? errorStatus[code] ?? 500, { error: { code, message, details: options.details ?? {} } }, options.headers);
+}
+
+/** `details` with `redact` applied to every text in it (a field path or an id may quote what a caller sent). */
+function redactDetails(details: StationBrowserErrorDetails, redact: (text: string) => string): StationBrowserErrorDetails {
+  return Object.fromEntries(Object.entries(details).map(([field, value]) => [field, typeof value === "string" ? redact(value) : value]));
 }
 
 /**
@@ -44,13 +53,13 @@ export function dataAnswer(data: unknown, maxBytes: number, what: string): Answe
 }
 
 /**
- * The answer for a failure. Errors of this package keep their code and
- * message (with any secret in `redact` removed); anything else is `internal`
- * with a generic message, reported to `report` instead.
+ * The answer for a failure. Errors of this package keep their code, message
+ * and details (with any secret in `redact` removed from each text); anything
+ * else is `internal` with a generic message, reported to `report` instead.
  */
 export function failureAnswer(error: unknown, method: string | undefined, redact: (text: string) => string, report: (error: unknown) => void): Answer {
   if (error instanceof RequestRefusal) return errorAnswer(error.code, redact(error.message));
-  if (isStationBrowserError(error)) return errorAnswer(error.code, redact(error.message));
+  if (isStationBrowserError(error)) return errorAnswer(error.code, redact(error.message), { details: redactDetails(errorDetails(error), redact) });
   report(error);
   return errorAnswer("internal", `Internal error while handling ${method ?? "the request"}; the worker's log has the details`);
 }

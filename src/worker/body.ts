@@ -37,7 +37,7 @@ export function bodyMeter(limit: number, gate: LargeBodyGate | undefined): (size
 /** A request failure found before anything ran: a 400 or 413. */
 export class RequestRefusal extends Error {
   constructor(
-    readonly code: "bad_request" | "validation" | "payload_too_large",
+    readonly code: "bad_request" | "payload_too_large",
     message: string,
   ) {
     super(message);
@@ -91,7 +91,8 @@ function isUploadExecute(body: Record<string, unknown>): boolean {
  * the size rule (over `requestLimit` only for an upload command), then the
  * method's schema, whose failure names the field (`body.id: required`).
  *
- * @throws {RequestRefusal} 400 `bad_request` / `validation` or 413 `payload_too_large`.
+ * @throws {RequestRefusal} 400 `bad_request` or 413 `payload_too_large`.
+ * @throws {ValidationError} 400 `validation`, naming the field.
  */
 export function parseWorkerRequest(bytes: Uint8Array, requestLimit: number): WorkerRequest {
   const oversize = bytes.byteLength > requestLimit;
@@ -111,7 +112,7 @@ export function parseWorkerRequest(bytes: Uint8Array, requestLimit: number): Wor
     throw new RequestRefusal("bad_request", `Unknown method ${quote(method, 64)}; expected one of ${workerMethods.join(", ")}`);
   }
   const parsed = safeParseWith(workerRequestSchemas[method as WorkerMethod], body, "body");
-  if (!parsed.ok) throw new RequestRefusal("validation", parsed.error.message);
+  if (!parsed.ok) throw parsed.error;
   return parsed.value;
 }
 

@@ -51,7 +51,9 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
     } catch (error) {
       keepClaim = isOutcomeUnknownError(error);
       if (openTag !== undefined && callerTag !== undefined && openTag !== callerTag && error instanceof Error) {
+        // The caller sees its own tag, never the worker's scoped one: in the message and in the details.
         error.message = error.message.split(openTag).join(callerTag);
+        if ((error as { openTag?: unknown }).openTag === openTag) Object.defineProperty(error, "openTag", { value: callerTag });
       }
       throw error;
     } finally {

@@ -67,7 +67,7 @@ export class FakeAdapter implements BrowserAdapter {
     if (this.loseOpens > 0) {
       this.loseOpens--;
       this.plantProviderSession(options.openTag ?? crypto.randomUUID());
-      throw new OutcomeUnknownError(`open's answer was lost (open tag ${options.openTag}); the provider may hold a session`);
+      throw new OutcomeUnknownError(`open's answer was lost (open tag ${options.openTag}); the provider may hold a session`, { openTag: options.openTag });
     }
     const id = `fake-${this.nextId++}`;
     const handle: BrowserHandle = {

@@ -8,7 +8,7 @@ export interface WorkerAnswer {
   headers: Headers;
   text: string;
   /** The parsed body (undefined when not JSON). */
-  json: { data?: unknown; error?: { code: string; message: string } } | undefined;
+  json: { data?: unknown; error?: { code: string; message: string; details?: Record<string, unknown> } } | undefined;
 }
 
 export interface WorkerServer {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ControlLeaseError, NotFoundError, OutcomeUnknownError, isBusyError } from "../../src/errors.js";
+import { AmbiguousTargetError, ControlLeaseError, NotFoundError, OutcomeUnknownError, StaleRefError, isBusyError } from "../../src/errors.js";
 import { BrowserUseClient } from "../../src/client/index.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
 import type { FaultProxy } from "../helpers/fault-proxy.js";
@@ -41,6 +41,22 @@ describe("client → worker → manager → Chromium (real HTTP)", () => {
     expect((await browser.liveFrame(session.id)).mimeType).toBe("image/png");
     await browser.close(session.id);
     await expect(browser.execute(session.id, { op: "pages" })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("brings a typed error's data across the wire: how many matched, which ref is stale", async () => {
+    const browser = client(worker.origin);
+    const session = await browser.open();
+    await browser.execute(session.id, { op: "navigate", url: fixtures.url("/form.html") });
+    const buttons = (await browser.execute(session.id, { op: "evaluate", expression: "document.querySelectorAll('button').length" })) as { value: unknown };
+    const ambiguous = await browser.execute(session.id, { op: "click", selector: "button" }).catch((caught: unknown) => caught);
+    expect(ambiguous).toBeInstanceOf(AmbiguousTargetError);
+    expect((ambiguous as AmbiguousTargetError).count).toBe(buttons.value);
+    const ref = /button "Sign in" \[ref=(e\d+)\]/.exec((await browser.execute(session.id, { op: "accessibility" })).snapshot)![1]!;
+    await browser.execute(session.id, { op: "navigate", url: fixtures.url("/second.html") });
+    const stale = await browser.execute(session.id, { op: "click", target: { by: "ref", ref } }).catch((caught: unknown) => caught);
+    expect(stale).toBeInstanceOf(StaleRefError);
+    expect((stale as StaleRefError).ref).toBe(ref);
+    await browser.close(session.id);
   });
 
   it("closes a session under a human lease only with the human's token", async () => {

@@ -2,12 +2,13 @@
  * docs/worker-api.md is true: every request of its walk-through is sent, in
  * order, to a real worker (real HTTP, real Chromium) and answers with the
  * status and code written under it; its tables list every method with the
- * schema's fields and kind, every error code with its status, and the
+ * schema's fields and kind, every error code with its status and details, and the
  * methods a draining worker still serves.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { drainingMethods, errorStatus, readMethods, workerMethods, workerRequestSchemas } from "../../src/protocol/wire.js";
+import { errorFamily } from "../../src/errors.js";
+import { WorkerErrorDetailsSchema, drainingMethods, errorStatus, readMethods, workerMethods, workerRequestSchemas } from "../../src/protocol/wire.js";
 import { startWorkerStack, type WorkerStack } from "../helpers/worker-stack.js";
 
 const token = "op-doc-".padEnd(40, "x");
@@ -84,9 +85,15 @@ describe("docs/worker-api.md", () => {
     expect([...draining.matchAll(/`(\w+)`/g)].map((match) => match[1]).sort()).toEqual([...drainingMethods].sort());
   });
 
-  it("lists every error code with the status the worker sends", () => {
+  it("lists every error code with the status the worker sends and the details its class carries", () => {
     const rows = tableRows("code");
     expect(Object.fromEntries(rows.map(([code, status]) => [code!.replace(/`/g, ""), Number(status)]))).toEqual(errorStatus);
+    const documented = Object.fromEntries(rows.map(([code, , details]) => [code!.replace(/`/g, ""), [...details!.matchAll(/`(\w+)`/g)].map((match) => match[1])]));
+    const declared = Object.fromEntries(Object.entries(errorFamily).map(([code, { details }]) => [code, [...details]]));
+    expect(documented).toEqual({ ...declared, bad_request: [] });
+    // Every detail field is explained above the table.
+    const explained = doc.slice(doc.indexOf("## Error codes"), doc.indexOf("| code |"));
+    for (const field of Object.keys(WorkerErrorDetailsSchema.entries)) expect(explained, field).toContain(`\`${field}\``);
   });
 
   it("answers every request of the walk-through as written, and the walk-through sends every method", async () => {

@@ -319,7 +319,14 @@ describe("worker over real HTTP (real Chromium)", () => {
     expect(failure(form, 400, "bad_request")).toMatch(/content-type: application\/json/);
     expect(failure(await asOperator({ method: "frobnicate" }), 400, "bad_request")).toMatch(/^Unknown method "frobnicate"; expected one of open, execute/);
     expect(failure(await asOperator({ method: token }), 400, "bad_request")).toMatch(/^Unknown method "\[redacted\]"/);
-    expect(failure(await asOperator({ method: "close" }), 400, "validation")).toBe("body.id: required");
+    const missing = await asOperator({ method: "close" });
+    expect(failure(missing, 400, "validation")).toBe("body.id: required");
+    expect(missing.json?.error?.details).toEqual({ field: "body.id" });
+    // A field named after a secret: the secret leaves neither the message nor the details.
+    const secretField = await asOperator({ method: "list", [token]: 1 });
+    expect(failure(secretField, 400, "validation")).toBe("body.[redacted]: unknown field");
+    expect(secretField.json?.error?.details).toEqual({ field: "body.[redacted]" });
+    expect(secretField.text).not.toContain(token);
     expect(failure(await asOperator({ method: "list", extra: 1 }), 400, "validation")).toBe("body.extra: unknown field");
     expect(failure(await asOperator({ method: "controlAcquire", id: "s_1", ttlMs: 5 }), 400, "validation")).toMatch(/^body\.ttlMs: /);
     expect(failure(await asOperator({ method: "action", id: "s_1", action: "navigate" }), 400, "validation")).toBe("body.value: navigate needs a URL string");

@@ -297,6 +297,7 @@ describe("429 and no blind retries", () => {
     const error = await caught(() => provider({ sleep: timer.sleep, rateLimitCapMs: 2500 }).create({ openTag: "capped" }));
     expect(error).toBeInstanceOf(CapacityError);
     expect(error.message).toContain("max concurrent sessions limit (limit 3, currently 3)");
+    expect((error as CapacityError).retryAfterMs).toBe(1000);
     expect(timer.waits).toEqual([1000, 1000]);
     expect(mock.calls()).toEqual(["POST /v1/sessions", "POST /v1/sessions", "POST /v1/sessions"]);
   });

@@ -247,6 +247,9 @@ describe("the API key", () => {
     };
     await collect((_request, response) => sendJson(response, 409, { error: { code: "busy", message: withKey } }), (c) => c.close("s1"));
     await collect((_request, response) => sendJson(response, 400, { error: { code: withKey, message: withKey } }), (c) => c.list());
+    // Details are the worker's text too: each field is scrubbed (inspect shows the fields).
+    await collect((_request, response) => sendJson(response, 409, { error: { code: "stale_ref", message: "stale", details: { ref: withKey } } }), (c) => c.list());
+    await collect((_request, response) => sendJson(response, 400, { error: { code: "validation", message: "bad", details: { field: apiKey } } }), (c) => c.list());
     await collect(status(502, `${"x".repeat(70)}${apiKey}`), (c) => c.list());
     await collect(status(502, withKey), (c) => c.execute("s1", { op: "inspect" }));
     await collect(dataScript({ mode: apiKey }), (c) => c.control("s1"));
@@ -257,12 +260,13 @@ describe("the API key", () => {
     await collect(hang, (c) => c.list(), { timeoutMs: 100 });
     found.push(await failure(client({ baseUrl: "http://127.0.0.1:1" }).open()));
     found.push(await failure(Promise.resolve().then(() => resolveClientOptions({ baseUrl: worker.origin, stationId: "x", apiKey: `${apiKey} ` }))));
-    expect(found).toHaveLength(12);
+    expect(found).toHaveLength(14);
     for (const error of found) {
       expect(errors.isStationBrowserError(error)).toBe(true);
       expect(leaks(error)).toBe(false);
     }
     expect(found[0]!.message).toContain("before [redacted] after");
+    expect((found[2] as errors.StaleRefError).ref).toBe("before [redacted] after");
   });
 
   it("is hidden in every form and every cut-off start a worker may echo", async () => {

@@ -162,16 +162,57 @@ describe("worker errors", () => {
     expect(worker.requests).toHaveLength(1);
   });
 
-  it("keeps the worker's field in a validation error and the details of typed errors", async () => {
-    worker.answer((_request, response) => sendJson(response, 400, { error: { code: "validation", message: "command.url: required" } }));
-    const validation = await client().execute("s1", { op: "navigate" } as never).catch((caught: unknown) => caught);
-    expect((validation as errors.ValidationError).field).toBe("command.url");
-    worker.answer((_request, response) => sendJson(response, 422, { error: { code: "ambiguous_target", message: "click: target matched 4 elements; give nth" } }));
-    const ambiguous = await client().execute("s1", { op: "click", selector: "a" }).catch((caught: unknown) => caught);
-    expect((ambiguous as errors.AmbiguousTargetError).count).toBe(4);
-    expect(errors.isAmbiguousTargetError(ambiguous)).toBe(true);
-    worker.answer((_request, response) => sendJson(response, 418, { error: { code: "teapot", message: "short and stout" } }));
-    await expect(client().close("s1")).rejects.toThrow(/unknown error code "teapot" \(HTTP 418\): short and stout/);
+  const click = (c: BrowserUseClient): Promise<unknown> => c.execute("s1", { op: "click", selector: "a" });
+  const failed = async (status: number, error: Record<string, unknown>, call = click) => {
+    worker.answer((_request, response) => sendJson(response, status, { error }));
+    return (await call(client()).catch((caught: unknown) => caught)) as errors.StationBrowserError & Record<string, unknown>;
+  };
+
+  it("rebuilds typed errors from the body's details, never from the message", async () => {
+    const validation = await failed(400, { code: "validation", message: "command.url: required", details: { field: "command.url" } });
+    expect(validation).toBeInstanceOf(errors.ValidationError);
+    expect(validation.field).toBe("command.url");
+    expect(validation.message).toBe("command.url: required (worker method execute, station local, session s1)");
+    // The message names other values than the details: the details win.
+    const ambiguous = await failed(422, { code: "ambiguous_target", message: "click: target matched 9 elements", details: { count: 4 } });
+    expect([errors.isAmbiguousTargetError(ambiguous), ambiguous.count]).toEqual([true, 4]);
+    const stale = await failed(409, { code: "stale_ref", message: "Ref e9 is stale", details: { ref: "e7" } });
+    expect([errors.isStaleRefError(stale), stale.ref]).toEqual([true, "e7"]);
+    const provider = await failed(502, { code: "provider", message: "browserbase refused", details: { status: 400, requestId: "req-1" } });
+    expect([provider.status, provider.requestId]).toEqual([400, "req-1"]);
+    const capacity = await failed(429, { code: "capacity", message: "at capacity", details: { retryAfterMs: 1500 } });
+    expect([errors.isCapacityError(capacity), capacity.retryAfterMs]).toEqual([true, 1500]);
+    // A newer worker's extra detail is let through the schema and ignored.
+    const busy = await failed(409, { code: "busy", message: "busy", details: { queuePosition: 2 } });
+    expect([errors.isBusyError(busy), busy.queuePosition]).toEqual([true, undefined]);
+    const teapot = await failed(418, { code: "teapot", message: "short and stout", details: {} }, (c) => c.close("s1"));
+    expect(teapot.message).toMatch(/unknown error code "teapot" \(HTTP 418\): short and stout/);
+  });
+
+  it("the call's own ids win over the worker's in an unknown outcome", async () => {
+    const details = { method: "execute", sessionId: "manager-s1", openTag: "t9" };
+    const unknown = await failed(502, { code: "outcome_unknown", message: "lost", details });
+    expect(unknown).toBeInstanceOf(errors.OutcomeUnknownError);
+    expect([unknown.method, unknown.sessionId, unknown.openTag]).toEqual(["execute", "s1", "t9"]);
+  });
+
+  it("gives a body without details (an older worker) its class, reading nothing out of the message", async () => {
+    const validation = await failed(400, { code: "validation", message: "command.url: required" });
+    expect([errors.isValidationError(validation), validation.field]).toEqual([true, "request"]);
+    expect(validation.message).toContain("command.url: required");
+    const ambiguous = await failed(422, { code: "ambiguous_target", message: "click: target matched 4 elements; give nth" });
+    expect([errors.isAmbiguousTargetError(ambiguous), ambiguous.count]).toEqual([true, undefined]);
+    const stale = await failed(409, { code: "stale_ref", message: "Ref e7 is stale" });
+    expect([errors.isStaleRefError(stale), stale.ref]).toEqual([true, undefined]);
+    // A provider error then carries the worker's HTTP status, as before details existed.
+    const provider = await failed(502, { code: "provider", message: "browserbase refused" });
+    expect([errors.isProviderError(provider), provider.status]).toEqual([true, 502]);
+  });
+
+  it("finds a details field of the wrong type unreadable, like any malformed answer", async () => {
+    const error = await failed(422, { code: "ambiguous_target", message: "matched", details: { count: "4" } }, (c) => c.list());
+    expect(error).toBeInstanceOf(errors.ProviderError);
+    expect(error.message).toMatch(/^list: the worker's answer could not be read \(HTTP 422/);
   });
 });
 

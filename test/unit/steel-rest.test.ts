@@ -130,7 +130,9 @@ describe("create", () => {
     server.resetHandlers();
     server.use(...cloud.handlers);
     cloud.faults.create.push({ kind: "status", status: 429, headers: { "retry-after": "30" }, body: { message: "slow down" } });
-    expect(await failure(steel().create({ openTag: crypto.randomUUID() }))).toBeInstanceOf(CapacityError);
+    const slowDown = await failure(steel().create({ openTag: crypto.randomUUID() }));
+    expect(slowDown).toBeInstanceOf(CapacityError);
+    expect((slowDown as CapacityError).retryAfterMs).toBe(30_000);
     expect(cloud.requestsTo("POST", "/v1/sessions")).toHaveLength(1);
   });
 

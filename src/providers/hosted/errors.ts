@@ -12,6 +12,7 @@ import {
   ProviderError,
   type StationBrowserError,
 } from "../../errors.js";
+import { retryAfterMs } from "./rate-limit.js";
 
 /** The SDK's error classes, so failures are recognised with `instanceof`. */
 export interface ProviderErrorClasses {
@@ -137,7 +138,8 @@ function permissionHint(message: string): string {
  * The error to throw for a failed provider call.
  * - Refused before anything was sent (see `src/client/never-sent.ts`) →
  *   `ProviderError`, also for a mutation: it took no effect.
- * - 404 → `NotFoundError`; 429 → `CapacityError` (after the bounded wait).
+ * - 404 → `NotFoundError`; 429 → `CapacityError` (after the bounded wait),
+ *   with the wait the last 429 asked for as `retryAfterMs`.
  * - A mutation with no answer, cancelled after it was sent, or answered
  *   with 5xx → `OutcomeUnknownError`: it may have taken effect.
  * - Everything else → `ProviderError` carrying the status.
@@ -151,7 +153,9 @@ export function toProviderError(failure: ProviderFailure, context: ProviderCallC
     return new ProviderError(`${where} failed before anything was sent, so it took no effect: ${message}${permissionHint(message)}`);
   }
   if (failure.kind === "status" && status === 404) return new NotFoundError(`${where}: not found (404): ${message}`);
-  if (failure.kind === "status" && status === 429) return new CapacityError(`${where}: the provider is at capacity (429): ${message}`);
+  if (failure.kind === "status" && status === 429) {
+    return new CapacityError(`${where}: the provider is at capacity (429): ${message}`, { retryAfterMs: retryAfterMs(failure.headers) });
+  }
   // "other" on a mutation: the request went out and something broke while its answer was read
   // (a reset mid-body, a body cut off by the request time limit): it may have taken effect.
   const unanswered = failure.kind === "no_response" || failure.kind === "aborted" || failure.kind === "other";

@@ -102,7 +102,7 @@ describe("BrowserUseClient requests and results", () => {
   it("sends through the given fetch, with redirects set to manual", async () => {
     const seen: Request[] = [];
     const fetch: typeof globalThis.fetch = (input, init) => {
-      seen.push(input as Request);
+      seen.push(new Request(input, init));
       return globalThis.fetch(input, init);
     };
     worker.answer(dataScript([]));
@@ -110,6 +110,17 @@ describe("BrowserUseClient requests and results", () => {
     expect(seen.map((request) => [request.method, request.redirect, request.url])).toEqual([
       ["POST", "manual", `${worker.origin}/api/v1/tenant/stations/local/execution/browser`],
     ]);
+  });
+
+  it("hands fetch the URL and an init rather than a Request, which fetch would copy with its body piped through one more stream", async () => {
+    const inputs: unknown[] = [];
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      inputs.push(input);
+      return globalThis.fetch(input, init);
+    };
+    worker.answer(dataScript([]));
+    await client({ fetch }).list();
+    expect(inputs).toEqual([`${worker.origin}/api/v1/tenant/stations/local/execution/browser`]);
   });
 
   it("refuses a bad request before sending anything, naming the field", async () => {

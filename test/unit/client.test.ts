@@ -130,7 +130,15 @@ describe("BrowserUseClient requests and results", () => {
     await expect(client().execute("s1", { op: "evaluate", expression: 1n } as never)).rejects.toThrow(/^execute\.command: expected JSON-compatible values/);
     const huge = "x".repeat(200 * 1024);
     await expect(client().execute("s1", { op: "fill", selector: "#a", value: huge })).rejects.toSatisfy(errors.isPayloadTooLargeError);
+    // 50 000 characters of 3 UTF-8 bytes each: under the limit in characters, over it in bytes.
+    await expect(client().execute("s1", { op: "fill", selector: "#a", value: "€".repeat(50_000) })).rejects.toThrow(/^execute: the request is 1500\d\d bytes; at most 131072/);
     expect(worker.requests).toHaveLength(0);
+  });
+
+  it("sends a body of multi-byte characters that is under the byte limit", async () => {
+    worker.answer(dataScript({ ok: true }));
+    await client().execute("s1", { op: "fill", selector: "#a", value: "€".repeat(40_000) });
+    expect(worker.requests).toHaveLength(1);
   });
 });
 

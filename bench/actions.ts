@@ -23,18 +23,12 @@ import { PlaywrightBrowserAdapter, closedNetworkArgs, findChromium } from "../sr
 import { BrowserSessionManager } from "../src/lifecycle/manager.js";
 import type { BrowserCommandInput } from "../src/protocol/commands.js";
 import { createBrowserWorker } from "../src/worker/index.js";
-import { formCommand, rawFormAction } from "./form-actions.js";
+import { formCommand, formPage as page, rawFormAction } from "./form-actions.js";
 
 const rounds = Number(process.argv[2] ?? 50);
 const ops = ["fill", "click", "press", "observe"] as const;
 type Op = (typeof ops)[number];
 
-const page = `<!doctype html><title>Bench form</title>
-<form onsubmit="event.preventDefault(); document.querySelector('#out').textContent = 'sent ' + (++window.sent)">
-  <label>Name <input id="name"></label>
-  <button type="button" id="inc" onclick="document.querySelector('#count').textContent = String(++window.clicks)">Add</button>
-  <p id="count">0</p><p id="out"></p>
-</form><script>window.clicks = 0; window.sent = 0;</script>`;
 
 /** One path: how it runs each op. */
 interface Path {

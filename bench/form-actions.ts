@@ -6,6 +6,14 @@
 import type { Page } from "playwright-core";
 import type { BrowserCommandInput } from "../src/protocol/commands.js";
 
+/** The local form both benchmarks (and bench/wire-phases.ts) act on. */
+export const formPage = `<!doctype html><title>Bench form</title>
+<form onsubmit="event.preventDefault(); document.querySelector('#out').textContent = 'sent ' + (++window.sent)">
+  <label>Name <input id="name"></label>
+  <button type="button" id="inc" onclick="document.querySelector('#count').textContent = String(++window.clicks)">Add</button>
+  <p id="count">0</p><p id="out"></p>
+</form><script>window.clicks = 0; window.sent = 0;</script>`;
+
 export type FormAction = "navigate" | "observe" | "text" | "fill" | "click" | "press";
 
 /** What raw Playwright does for `action` (`observe` is its AI snapshot, `text` the body's inner text). */

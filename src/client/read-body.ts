@@ -1,3 +1,5 @@
+const decoder = new TextDecoder();
+
 /** Thrown by {@link readBoundedText} when the body is larger than allowed. */
 export class BodyTooLarge {
   constructor(readonly limit: number) {}
@@ -41,5 +43,5 @@ export async function readBoundedText(response: Response, limit: number, signal:
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return decoder.decode(bytes);
 }

@@ -26,6 +26,7 @@ const retryStatuses = [502, 503, 504];
 const commandMarginMs = 15_000;
 /** Longest piece of server-provided text quoted in an error message. */
 const quoteLimit = 2000;
+const encoder = new TextEncoder();
 
 /** One HTTP answer, read in full. */
 interface Answer {
@@ -155,7 +156,9 @@ export class WorkerTransport {
     }
     const command = body.command as { op?: unknown } | undefined;
     const limit = command?.op === "upload" ? wireLimits.uploadRequestBytes : wireLimits.requestBytes;
-    const bytes = new TextEncoder().encode(json).byteLength;
+    // UTF-8 takes at most 3 bytes per UTF-16 unit: a short body is under the limit without counting its bytes.
+    if (json.length * 3 <= limit) return json;
+    const bytes = encoder.encode(json).byteLength;
     if (bytes > limit) {
       throw new PayloadTooLargeError(`${context.method}: the request is ${bytes} bytes; at most ${limit} are accepted; nothing was sent (${describeCall(context)})`);
     }
@@ -175,8 +178,7 @@ export class WorkerTransport {
     for (let retry = 0; ; retry++) {
       const last = !attempt.read || retry >= limit;
       try {
-        const request = new Request(this.url, { method: "POST", headers: this.headers, body: json, signal: attempt.signal, redirect: "manual" });
-        const answer = await this.fetchOnce(attempt, request);
+        const answer = await this.fetchOnce(attempt, { method: "POST", headers: this.headers, body: json, signal: attempt.signal, redirect: "manual" });
         if (last || answer.draining || !retryStatuses.includes(answer.status)) return;
       } catch (error) {
         if (last || isStationBrowserError(error) || attempt.signal.aborted) throw error;
@@ -185,11 +187,16 @@ export class WorkerTransport {
     }
   }
 
-  /** One fetch: refuses redirects and reads the whole body (bounded), so a body cut off counts as a network error. */
-  private async fetchOnce(attempt: Attempt, request: Request): Promise<Answer> {
+  /**
+   * One fetch: refuses redirects and reads the whole body (bounded), so a body
+   * cut off counts as a network error. It passes the URL and an init, not a
+   * `Request`: fetch builds a `Request` of its own from either, and from a
+   * `Request` with a body it pipes that body through one more stream.
+   */
+  private async fetchOnce(attempt: Attempt, init: RequestInit): Promise<Answer> {
     attempt.signal.throwIfAborted();
     attempt.sent = true;
-    const response = await this.#options.fetch(request);
+    const response = await this.#options.fetch(this.url, init);
     if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
       void response.body?.cancel().catch(() => undefined);
       const status = response.status === 0 ? "an opaque redirect" : `HTTP ${response.status}`;
@@ -223,13 +230,16 @@ export class WorkerTransport {
     } catch {
       throw this.unreadable(context, answer.status, `not JSON: ${answer.contentType}, ${JSON.stringify(this.quote(answer.text, 80))}`);
     }
-    const failure = v.safeParse(WorkerErrorBodySchema, json);
-    if (failure.success && answer.status >= 400) {
-      const { code, message, details } = failure.output.error;
-      return this.throwWorkerError(context, code, message, answer.status, details);
+    if (answer.status >= 400) {
+      const failure = v.safeParse(WorkerErrorBodySchema, json);
+      if (failure.success) {
+        const { code, message, details } = failure.output.error;
+        return this.throwWorkerError(context, code, message, answer.status, details);
+      }
+    } else if (answer.status >= 200 && answer.status < 300) {
+      const success = v.safeParse(WorkerDataBodySchema, json);
+      if (success.success) return success.output.data;
     }
-    const success = v.safeParse(WorkerDataBodySchema, json);
-    if (success.success && answer.status >= 200 && answer.status < 300) return success.output.data;
     throw this.unreadable(context, answer.status, `expected { "data": … } or { "error": { "code", "message" } }, got ${this.quote(answer.text, 80)}`);
   }
 

@@ -58,13 +58,16 @@ export function tooLarge(received: number, limit: number, exact: boolean): Reque
   return new RequestRefusal("payload_too_large", `The request body is ${size}; ${rule}. Nothing was executed.`);
 }
 
+/** Stateless between calls (no `stream` option), so one serves every request. */
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
+
 const quote = (text: string, max: number) => JSON.stringify(text.length > max ? `${text.slice(0, max)}…` : text);
 
 /** Bytes → the JSON object of a worker request, or a 400 that says what is wrong. */
 function decodeJson(bytes: Uint8Array): Record<string, unknown> {
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    text = strictUtf8.decode(bytes);
   } catch {
     throw new RequestRefusal("bad_request", "Malformed request body: it is not valid UTF-8");
   }

@@ -1,6 +1,7 @@
 import { once } from "node:events";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BrowserUseClient } from "../../src/client/index.js";
 import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
 import { workerRoute } from "../../src/protocol/wire.js";
@@ -85,6 +86,20 @@ describe("the worker's HTTP server (real sockets)", () => {
       .poll(async () => (await server.post(path, token, { method: "list" }).catch(() => undefined))?.status, { timeout: 10_000 })
       .toBe(200);
     idle[1]!.destroy();
+  });
+
+  it("keeps the client's connection alive: 22 calls of one client travel over at most two connections", async () => {
+    const { httpServer, server } = await serve({});
+    let connections = 0;
+    let requests = 0;
+    httpServer.on("connection", () => connections++);
+    httpServer.on("request", () => requests++);
+    const client = new BrowserUseClient({ baseUrl: server.origin, stationId: "h1", apiKey: token, operator: true });
+    const { id } = await client.open();
+    for (let call = 0; call < 20; call++) expect((await client.execute(id, { op: "text" })).truncated).toBe(false);
+    await client.close(id);
+    // undici may open a second connection while the first is still being handed back to its pool; never one per call.
+    expect({ requests, fewConnections: connections >= 1 && connections <= 2 }).toEqual({ requests: 22, fewConnections: true });
   });
 
   it("validates its options, naming the field", () => {

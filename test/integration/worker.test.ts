@@ -333,6 +333,21 @@ describe("worker over real HTTP (real Chromium)", () => {
     expect(failure(await asOperator({ method: "execute", id: "s_1", command: { op: "navigate" } }), 400, "validation")).toMatch(/^command\.url: required/);
   });
 
+  it("answers 400 for a body that is not UTF-8, every time, and then reads the next body as usual", async () => {
+    const bytes = (text: string, ...extra: number[]): Uint8Array<ArrayBuffer> => new Uint8Array([...new TextEncoder().encode(text), ...extra, ...new TextEncoder().encode('"}')]);
+    const send = (body: Uint8Array<ArrayBuffer>) =>
+      fetch(server.origin + operatorPath, { method: "POST", headers: { authorization: `Bearer ${token}`, "content-type": "application/json" }, body });
+    for (const body of [bytes('{"method":"list","x":"', 0xff), bytes('{"method":"list","x":"', 0xe2, 0x82)]) {
+      const answer = await send(body);
+      expect({ status: answer.status, body: await answer.json() }).toEqual({
+        status: 400,
+        body: { error: { code: "bad_request", message: "Malformed request body: it is not valid UTF-8" } },
+      });
+    }
+    const fine = await send(bytes('{"method":"reconcile","openTag":"t', 0xe2, 0x82, 0xac));
+    expect(failure({ status: fine.status, json: await fine.json() } as WorkerAnswer, 400, "validation")).toMatch(/^body\.openTag: expected a open tag/);
+  });
+
   it("refuses a >128 KiB body with 413 and runs nothing; accepts a ~3 MiB upload", async () => {
     const { id } = data(await asOperator({ method: "open" }));
     data(await asOperator({ method: "execute", id, command: { op: "navigate", url: fixtures.url("/form.html") } }));

@@ -102,7 +102,7 @@ describe("BrowserUseClient requests and results", () => {
   it("sends through the given fetch, with redirects set to manual", async () => {
     const seen: Request[] = [];
     const fetch: typeof globalThis.fetch = (input, init) => {
-      seen.push(input as Request);
+      seen.push(new Request(input, init));
       return globalThis.fetch(input, init);
     };
     worker.answer(dataScript([]));
@@ -112,6 +112,17 @@ describe("BrowserUseClient requests and results", () => {
     ]);
   });
 
+  it("hands fetch the URL and an init rather than a Request, which fetch would copy with its body piped through one more stream", async () => {
+    const inputs: unknown[] = [];
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      inputs.push(input);
+      return globalThis.fetch(input, init);
+    };
+    worker.answer(dataScript([]));
+    await client({ fetch }).list();
+    expect(inputs).toEqual([`${worker.origin}/api/v1/tenant/stations/local/execution/browser`]);
+  });
+
   it("refuses a bad request before sending anything, naming the field", async () => {
     await expect(client().execute("", { op: "inspect" })).rejects.toThrow(/^execute\.id: expected a non-empty session id/);
     await expect(client().open({ profileId: "../etc" })).rejects.toThrow(/^open\.options\.profileId: expected a profile id/);
@@ -119,7 +130,15 @@ describe("BrowserUseClient requests and results", () => {
     await expect(client().execute("s1", { op: "evaluate", expression: 1n } as never)).rejects.toThrow(/^execute\.command: expected JSON-compatible values/);
     const huge = "x".repeat(200 * 1024);
     await expect(client().execute("s1", { op: "fill", selector: "#a", value: huge })).rejects.toSatisfy(errors.isPayloadTooLargeError);
+    // 50 000 characters of 3 UTF-8 bytes each: under the limit in characters, over it in bytes.
+    await expect(client().execute("s1", { op: "fill", selector: "#a", value: "€".repeat(50_000) })).rejects.toThrow(/^execute: the request is 1500\d\d bytes; at most 131072/);
     expect(worker.requests).toHaveLength(0);
+  });
+
+  it("sends a body of multi-byte characters that is under the byte limit", async () => {
+    worker.answer(dataScript({ ok: true }));
+    await client().execute("s1", { op: "fill", selector: "#a", value: "€".repeat(40_000) });
+    expect(worker.requests).toHaveLength(1);
   });
 });
 

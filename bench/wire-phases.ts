@@ -1,0 +1,85 @@
+/**
+ * Where the client → worker exchange spends its time, on real Chromium and
+ * the form of bench/actions.ts, default options: timestamps at the worker's
+ * `request` event, the end of the request body, the manager's `execute`
+ * (start, end) and the answer's `finish`, around each `BrowserUseClient.execute`.
+ * Between actions it also times one bare `fetch` POST of the same size to a
+ * server that answers at once: the floor any fetch-based client pays here.
+ *
+ * Run: `npx tsx bench/wire-phases.ts [rounds]` (default 50 rounds of fill, click, press, text).
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { BrowserUseClient } from "../src/client/index.js";
+import { BrowserSessionManager } from "../src/lifecycle/manager.js";
+import { PlaywrightBrowserAdapter } from "../src/playwright.js";
+import { createBrowserWorker } from "../src/worker/index.js";
+import { formCommand, formPage } from "./form-actions.js";
+
+const rounds = Number(process.argv[2] ?? 50);
+const actions = ["fill", "click", "press", "text"] as const;
+
+async function listen(handler: (request: IncomingMessage, response: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const url = `${await listen((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end(formPage))}/`;
+const manager = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 4, { ownsAdapter: true });
+const at: Record<"arrived" | "bodyRead" | "managerStart" | "managerEnd" | "written", number> = { arrived: 0, bodyRead: 0, managerStart: 0, managerEnd: 0, written: 0 };
+const execute = manager.execute.bind(manager);
+manager.execute = (async (...args: Parameters<typeof execute>) => {
+  at.managerStart = performance.now();
+  try {
+    return await execute(...args);
+  } finally {
+    at.managerEnd = performance.now();
+  }
+}) as typeof manager.execute;
+const tenantKey = "bench-tenant-key-".padEnd(40, "k");
+const worker = createBrowserWorker({ manager, token: "bench-operator-token-".padEnd(40, "x"), tenants: { [tenantKey]: "bench" }, stationId: "local" });
+const workerOrigin = await listen((request, response) => {
+  at.arrived = performance.now();
+  request.once("end", () => (at.bodyRead = performance.now()));
+  response.once("finish", () => (at.written = performance.now()));
+  worker.handleNode(request, response);
+});
+const canned = JSON.stringify({ data: { ok: true, url, title: "Bench form", navigated: false, newPages: [] } });
+const stubOrigin = await listen((request, response) => {
+  request.resume();
+  request.on("end", () => response.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(canned));
+});
+
+const client = new BrowserUseClient({ baseUrl: workerOrigin, stationId: "local", apiKey: tenantKey });
+const { id } = await client.open();
+await client.execute(id, { op: "navigate", url });
+
+const names = ["bare fetch → stub", "client → request event", "request → body read", "body read → manager", "manager", "manager → answer sent", "answer sent → client", "client.execute"] as const;
+const times = new Map<string, number[]>(names.map((name) => [name, []]));
+const push = (name: (typeof names)[number], ms: number) => times.get(name)!.push(ms);
+for (let round = -1; round < rounds; round++) {
+  for (const action of actions) {
+    const command = formCommand(action, round, "");
+    const fetchStarted = performance.now();
+    const bare = await fetch(stubOrigin, { method: "POST", headers: { authorization: `Bearer ${tenantKey}`, "content-type": "application/json" }, body: JSON.stringify({ method: "execute", id, command }) });
+    await bare.text();
+    const fetchEnded = performance.now();
+    const started = performance.now();
+    await client.execute(id, command);
+    const ended = performance.now();
+    if (round < 0) continue;
+    push("bare fetch → stub", fetchEnded - fetchStarted);
+    push("client → request event", at.arrived - started);
+    push("request → body read", at.bodyRead - at.arrived);
+    push("body read → manager", at.managerStart - at.bodyRead);
+    push("manager", at.managerEnd - at.managerStart);
+    push("manager → answer sent", at.written - at.managerEnd);
+    push("answer sent → client", ended - at.written);
+    push("client.execute", ended - started);
+  }
+}
+const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
+console.log(`Exchange phases, ${rounds} rounds of ${actions.join(", ")} (median / p90 ms), ${new Date().toISOString()}`);
+for (const [name, values] of times) console.log(`${name.padEnd(24)} ${quantile(values, 0.5).toFixed(3)} / ${quantile(values, 0.9).toFixed(3)}`);
+process.exit(0);

@@ -341,7 +341,7 @@ describe("worker over real HTTP (real Chromium)", () => {
       const answer = await send(body);
       expect({ status: answer.status, body: await answer.json() }).toEqual({
         status: 400,
-        body: { error: { code: "bad_request", message: "Malformed request body: it is not valid UTF-8" } },
+        body: { error: { code: "bad_request", message: "Malformed request body: it is not valid UTF-8", details: {} } },
       });
     }
     const fine = await send(bytes('{"method":"reconcile","openTag":"t', 0xe2, 0x82, 0xac));

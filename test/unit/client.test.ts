@@ -136,7 +136,7 @@ describe("BrowserUseClient requests and results", () => {
   });
 
   it("sends a body of multi-byte characters that is under the byte limit", async () => {
-    worker.answer(dataScript({ ok: true }));
+    worker.answer(dataScript(actionResult));
     await client().execute("s1", { op: "fill", selector: "#a", value: "€".repeat(40_000) });
     expect(worker.requests).toHaveLength(1);
   });

@@ -51,7 +51,7 @@ describe("client → worker → manager → Chromium (real HTTP)", () => {
     const ambiguous = await browser.execute(session.id, { op: "click", selector: "button" }).catch((caught: unknown) => caught);
     expect(ambiguous).toBeInstanceOf(AmbiguousTargetError);
     expect((ambiguous as AmbiguousTargetError).count).toBe(buttons.value);
-    const ref = /button "Sign in" \[ref=(e\d+)\]/.exec((await browser.execute(session.id, { op: "accessibility" })).snapshot)![1]!;
+    const ref = /button "Sign in" \[(e\d+)\]/.exec((await browser.execute(session.id, { op: "accessibility" })).snapshot)![1]!;
     await browser.execute(session.id, { op: "navigate", url: fixtures.url("/second.html") });
     const stale = await browser.execute(session.id, { op: "click", target: { by: "ref", ref } }).catch((caught: unknown) => caught);
     expect(stale).toBeInstanceOf(StaleRefError);

@@ -11,6 +11,10 @@ import type { CDPSession } from "playwright-core";
  * restored from the back-forward cache included). Answers `undefined` whenever
  * it cannot tell (no CDP session, a navigation meanwhile): callers then count
  * through Playwright.
+ *
+ * A fill can have the count taken with no round trip after it
+ * ({@link watchFill}): the request goes out before the fill, and the page
+ * answers it when the fill's text arrives.
  */
 export class MainFrameProbe {
   private world: Promise<number> | undefined;
@@ -31,16 +35,64 @@ export class MainFrameProbe {
 
   /** Password inputs in the main frame's document, or `undefined` when they cannot be counted this way. */
   async countPasswordInputs(): Promise<number | undefined> {
+    return this.run(
+      (cdp, contextId) => cdp.send("Runtime.evaluate", { expression: countNowExpression, contextId, returnByValue: true }),
+      (value) => value,
+    );
+  }
+
+  /**
+   * Starts counting for a fill of `value` that is about to run: the world
+   * waits for the `input` event the fill's text causes (trusted, `insertText`,
+   * carrying exactly `value`) and counts as that event reaches the window,
+   * after the page's own listeners on the field and on its ancestors (and the
+   * microtasks they queued) have run. Call {@link FillWatch.count} once the fill
+   * has returned.
+   */
+  watchFill(value: string): FillWatch {
+    const answer = this.run(
+      (cdp, contextId) =>
+        cdp.send("Runtime.callFunctionOn", {
+          functionDeclaration: waitForFillFunction,
+          executionContextId: contextId,
+          arguments: [{ value }],
+          awaitPromise: true,
+          returnByValue: true,
+        }),
+      // -1: replaced by a later watch, or cut short by a count.
+      (counted) => (counted < 0 ? undefined : counted),
+    );
+    let settled: number | undefined | null = null;
+    void answer.then((counted) => (settled = counted));
+    return {
+      count: async () => {
+        // Answered already (the usual case: the page answers as the text arrives).
+        if (settled !== null) return settled;
+        // Not (yet): the page stopped the event, refused the text, or the answer is on its way.
+        // A count now ends the wait; whichever of the two answers first is a count after the fill.
+        const now = this.countPasswordInputs();
+        const first = await Promise.race([answer, now]);
+        return first ?? (await now);
+      },
+      cancel: () => void this.countPasswordInputs(),
+    };
+  }
+
+  private async run(
+    send: (cdp: CDPSession, contextId: number) => Promise<{ result: { value?: unknown }; exceptionDetails?: unknown }>,
+    read: (count: number) => number | undefined,
+  ): Promise<number | undefined> {
+    let world: Promise<number> | undefined;
     try {
       const cdp = await this.ready;
       if (!cdp) return undefined;
-      const world = (this.world ??= this.createWorld(cdp));
-      const answer = await cdp.send("Runtime.evaluate", { expression: countExpression, contextId: await world, returnByValue: true });
+      world = this.world ??= this.createWorld(cdp);
+      const answer = await send(cdp, await world);
       const value: unknown = answer.result.value;
-      return answer.exceptionDetails || typeof value !== "number" ? undefined : value;
+      return answer.exceptionDetails || typeof value !== "number" ? undefined : read(value);
     } catch {
       // The world went with its document, or the page closed: a new one next time.
-      this.world = undefined;
+      if (this.world === world) this.world = undefined;
       return undefined;
     }
   }
@@ -51,8 +103,20 @@ export class MainFrameProbe {
   }
 }
 
-/** Runs in the isolated world: password inputs of the document and of every open shadow root in it. */
-const countExpression = `(() => {
+/** A count of password inputs requested before a fill ({@link MainFrameProbe.watchFill}). */
+export interface FillWatch {
+  /** Password inputs after the fill, or `undefined` when they cannot be counted this way. Call once the fill returned. */
+  count(): Promise<number | undefined>;
+  /** The fill failed: stop waiting for its text (best effort, not awaited). */
+  cancel(): void;
+}
+
+/**
+ * Runs in the isolated world (its `globalThis` is that world's own): counts
+ * password inputs of the document and of every open shadow root in it, and
+ * ends a wait for a fill ({@link waitForFillFunction}) with -1.
+ */
+const countFunction = `function countPasswordInputs() {
   let count = 0;
   const visit = (root) => {
     count += root.querySelectorAll("input[type=password i]").length;
@@ -60,4 +124,28 @@ const countExpression = `(() => {
   };
   visit(document);
   return count;
+}`;
+
+const countNowExpression = `(() => {
+  ${countFunction}
+  globalThis.__stationFillWatch?.(-1);
+  return countPasswordInputs();
 })()`;
+
+/** Runs in the isolated world: resolves with the count at the fill's `input` event (window, bubble phase), or -1 when cut short. */
+const waitForFillFunction = `function (value) {
+  ${countFunction}
+  globalThis.__stationFillWatch?.(-1);
+  return new Promise((resolve) => {
+    const end = (answer) => {
+      window.removeEventListener("input", onInput);
+      if (globalThis.__stationFillWatch === end) globalThis.__stationFillWatch = undefined;
+      resolve(answer);
+    };
+    const onInput = (event) => {
+      if (event.isTrusted && event.inputType === "insertText" && event.data === value) end(countPasswordInputs());
+    };
+    globalThis.__stationFillWatch = end;
+    window.addEventListener("input", onInput);
+  });
+}`;

@@ -1,5 +1,5 @@
 import type { Frame, Locator, Page } from "playwright-core";
-import type { MainFrameProbe } from "./isolated-world.js";
+import type { FillWatch, MainFrameProbe } from "./isolated-world.js";
 
 /**
  * Whether text the engine just put into a page may sit in a password field,
@@ -15,7 +15,9 @@ import type { MainFrameProbe } from "./isolated-world.js";
  * at once: with none in any frame, neither the target nor the focused element
  * can be one. Only frames that have some are read further. A page of one
  * frame is counted with one CDP request in the engine's own isolated world
- * ({@link MainFrameProbe}), when it can be.
+ * ({@link MainFrameProbe}), when it can be; for a fill, that request went out
+ * before the fill and was answered as its text arrived ({@link FillWatch}), so
+ * a page without password inputs costs no round trip after the fill.
  */
 
 const passwordInput = "input[type=password i]";
@@ -33,7 +35,7 @@ const valueTimeoutMs = 1_000;
  * typed text holds its value (PIN boxes that move focus on, a field that lost
  * focus). Never throws.
  */
-export async function mayHoldPassword(page: Page, typed: string, target?: Locator, probe?: MainFrameProbe): Promise<boolean> {
+export async function mayHoldPassword(page: Page, typed: string, target?: Locator, probe?: MainFrameProbe | FillWatch): Promise<boolean> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const giveUp = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(true), checkTimeoutMs)));
   try {
@@ -46,11 +48,13 @@ export async function mayHoldPassword(page: Page, typed: string, target?: Locato
 }
 
 /** One count per frame first; then, where a frame has password inputs, the target, the focus and the values (any "yes", or any failure, answers yes). */
-async function check(page: Page, typed: string, target: Locator | undefined, probe: MainFrameProbe | undefined): Promise<boolean> {
+async function check(page: Page, typed: string, target: Locator | undefined, probe: MainFrameProbe | FillWatch | undefined): Promise<boolean> {
   const frames = page.frames().filter((frame) => !frame.isDetached());
   if (frames.length > maxFrames) return true;
-  if (frames.length === 1 && probe && (await probe.countPasswordInputs()) === 0) return false;
-  const counts = await Promise.all(frames.map((frame) => frame.locator(passwordInput).count()));
+  const counted = frames.length === 1 && probe ? await ("count" in probe ? probe.count() : probe.countPasswordInputs()) : undefined;
+  if (counted === 0) return false;
+  // The engine's count of the one frame stands for Playwright's (both pierce open shadow roots).
+  const counts = counted === undefined ? await Promise.all(frames.map((frame) => frame.locator(passwordInput).count())) : [counted];
   if (counts.every((count) => count === 0)) return false;
   if (counts.some((count) => count > maxFieldsPerFrame)) return true;
   const targetIsPassword = target ? target.locator(`:scope:is(${passwordInput})`).count().then((count) => count > 0) : false;

@@ -12,6 +12,9 @@ import type { CDPSession } from "playwright-core";
  * it cannot tell (no CDP session, a navigation meanwhile): callers then count
  * through Playwright.
  *
+ * The world of a new document is made as it commits, so reading the title
+ * after a navigation ({@link title}) is one small request.
+ *
  * A fill can have the count taken with no round trip after it
  * ({@link watchFill}): the request goes out before the fill, and the page
  * answers it when the fill's text arrives.
@@ -27,7 +30,10 @@ export class MainFrameProbe {
       session?.on("Page.frameNavigated", ({ frame }) => {
         if (frame.parentId !== undefined) return;
         this.frameId = frame.id;
-        this.world = undefined;
+        // Made now, while the document loads, so that the first read of it waits for nothing.
+        const world = this.createWorld(session);
+        world.catch(() => undefined);
+        this.world = world;
       });
       return session;
     });
@@ -37,7 +43,15 @@ export class MainFrameProbe {
   async countPasswordInputs(): Promise<number | undefined> {
     return this.run(
       (cdp, contextId) => cdp.send("Runtime.evaluate", { expression: countNowExpression, contextId, returnByValue: true }),
-      (value) => value,
+      (value) => (typeof value === "number" ? value : undefined),
+    );
+  }
+
+  /** The main frame document's title, or `undefined` when it cannot be read this way. */
+  async title(): Promise<string | undefined> {
+    return this.run(
+      (cdp, contextId) => cdp.send("Runtime.evaluate", { expression: "document.title", contextId, returnByValue: true }),
+      (value) => (typeof value === "string" ? value : undefined),
     );
   }
 
@@ -60,7 +74,7 @@ export class MainFrameProbe {
           returnByValue: true,
         }),
       // -1: replaced by a later watch, or cut short by a count.
-      (counted) => (counted < 0 ? undefined : counted),
+      (counted) => (typeof counted === "number" && counted >= 0 ? counted : undefined),
     );
     let settled: number | undefined | null = null;
     void answer.then((counted) => (settled = counted));
@@ -78,18 +92,17 @@ export class MainFrameProbe {
     };
   }
 
-  private async run(
+  private async run<T>(
     send: (cdp: CDPSession, contextId: number) => Promise<{ result: { value?: unknown }; exceptionDetails?: unknown }>,
-    read: (count: number) => number | undefined,
-  ): Promise<number | undefined> {
+    read: (value: unknown) => T | undefined,
+  ): Promise<T | undefined> {
     let world: Promise<number> | undefined;
     try {
       const cdp = await this.ready;
       if (!cdp) return undefined;
       world = this.world ??= this.createWorld(cdp);
       const answer = await send(cdp, await world);
-      const value: unknown = answer.result.value;
-      return answer.exceptionDetails || typeof value !== "number" ? undefined : read(value);
+      return answer.exceptionDetails ? undefined : read(answer.result.value);
     } catch {
       // The world went with its document, or the page closed: a new one next time.
       if (this.world === world) this.world = undefined;

@@ -13,7 +13,8 @@ import type { CDPSession } from "playwright-core";
  * through Playwright.
  *
  * The world of a new document is made as it commits, so reading the title
- * after a navigation ({@link title}) is one small request.
+ * or the text after a navigation ({@link title}, {@link evaluate}) is one
+ * small request, with no Playwright script to set up in the document first.
  *
  * A fill can have the count taken with no round trip after it
  * ({@link watchFill}): the request goes out before the fill, and the page
@@ -49,9 +50,18 @@ export class MainFrameProbe {
 
   /** The main frame document's title, or `undefined` when it cannot be read this way. */
   async title(): Promise<string | undefined> {
+    const read = await this.evaluate("document.title");
+    return typeof read?.value === "string" ? read.value : undefined;
+  }
+
+  /**
+   * The JSON value of `expression` (self-contained) in the main frame's
+   * document, as `{ value }`; `undefined` when it cannot be run this way.
+   */
+  async evaluate(expression: string): Promise<{ value: unknown } | undefined> {
     return this.run(
-      (cdp, contextId) => cdp.send("Runtime.evaluate", { expression: "document.title", contextId, returnByValue: true }),
-      (value) => (typeof value === "string" ? value : undefined),
+      (cdp, contextId) => cdp.send("Runtime.evaluate", { expression, contextId, returnByValue: true }),
+      (value) => ({ value }),
     );
   }
 

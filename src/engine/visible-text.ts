@@ -35,11 +35,17 @@ export async function readTextAndTitle(page: Page, probe?: MainFrameProbe): Prom
  * The visible text for a change summary, or `undefined` when it cannot be
  * read in time (a page between documents, a closed page). Never throws.
  */
-export async function probeVisibleText(page: Page): Promise<string | undefined> {
+export async function probeVisibleText(page: Page, probe?: MainFrameProbe): Promise<string | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), limits.textChange.readTimeoutMs)));
+  const read = async () => {
+    // In the engine's own isolated world when it can be (as readTextAndTitle), else in the page.
+    const inWorld = await probe?.evaluate(`(${String(readVisibleText)})()`);
+    const text: unknown = inWorld ? inWorld.value : await page.evaluate(readVisibleText);
+    return typeof text === "string" ? text : undefined;
+  };
   try {
-    return await Promise.race([page.evaluate(readVisibleText).catch(() => undefined), late]);
+    return await Promise.race([read().catch(() => undefined), late]);
   } finally {
     clearTimeout(timer);
   }

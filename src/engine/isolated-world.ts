@@ -73,32 +73,37 @@ export class MainFrameProbe {
    * microtasks they queued) have run. Call {@link FillWatch.count} once the fill
    * has returned.
    */
-  watchFill(value: string): FillWatch {
-    const answer = this.run(
-      (cdp, contextId) =>
-        cdp.send("Runtime.callFunctionOn", {
-          functionDeclaration: waitForFillFunction,
-          executionContextId: contextId,
-          arguments: [{ value }],
-          awaitPromise: true,
-          returnByValue: true,
-        }),
-      // -1: replaced by a later watch, or cut short by a count.
-      (counted) => (typeof counted === "number" && counted >= 0 ? counted : undefined),
-    );
-    let settled: number | undefined | null = null;
-    void answer.then((counted) => (settled = counted));
+  watchFill(value: string, maxFields: number): FillWatch {
+    const call = (functionDeclaration: string, awaitPromise: boolean) =>
+      this.run(
+        (cdp, contextId) =>
+          cdp.send("Runtime.callFunctionOn", {
+            functionDeclaration,
+            executionContextId: contextId,
+            arguments: [{ value }, { value: maxFields }],
+            awaitPromise,
+            returnByValue: true,
+          }),
+        // A number (-1) when the wait was replaced by a later one or cut short.
+        (read): PasswordFieldsAfterFill | undefined => {
+          const { count, focusedOrHolding } = (typeof read === "object" && read !== null ? read : {}) as Record<string, unknown>;
+          return typeof count === "number" && typeof focusedOrHolding === "boolean" ? { count, focusedOrHolding } : undefined;
+        },
+      );
+    const answer = call(waitForFillFunction, true);
+    let settled: PasswordFieldsAfterFill | undefined | null = null;
+    void answer.then((read) => (settled = read));
     return {
-      count: async () => {
+      read: async () => {
         // Answered already (the usual case: the page answers as the text arrives).
         if (settled !== null) return settled;
         // Not (yet): the page stopped the event, refused the text, or the answer is on its way.
-        // A count now ends the wait; whichever of the two answers first is a count after the fill.
-        const now = this.countPasswordInputs();
+        // A read now ends the wait; whichever of the two answers first is a read after the fill.
+        const now = call(readNowFunction, false);
         const first = await Promise.race([answer, now]);
         return first ?? (await now);
       },
-      cancel: () => void this.countPasswordInputs(),
+      cancel: () => void call(readNowFunction, false),
     };
   }
 
@@ -126,10 +131,22 @@ export class MainFrameProbe {
   }
 }
 
-/** A count of password inputs requested before a fill ({@link MainFrameProbe.watchFill}). */
+/** What the main frame's password inputs looked like after a fill. */
+export interface PasswordFieldsAfterFill {
+  /** Password inputs, open shadow roots included. */
+  count: number;
+  /**
+   * Read at the fill's `input` event: one of them is focused, or holds a
+   * non-empty value that is part of the filled text or holds all of it (only
+   * read when there are at most `maxFields`; more count as true).
+   */
+  focusedOrHolding?: boolean;
+}
+
+/** A read of password inputs requested before a fill ({@link MainFrameProbe.watchFill}). */
 export interface FillWatch {
-  /** Password inputs after the fill, or `undefined` when they cannot be counted this way. Call once the fill returned. */
-  count(): Promise<number | undefined>;
+  /** Password inputs after the fill, or `undefined` when they cannot be read this way. Call once the fill returned. */
+  read(): Promise<PasswordFieldsAfterFill | undefined>;
   /** The fill failed: stop waiting for its text (best effort, not awaited). */
   cancel(): void;
 }
@@ -155,9 +172,33 @@ const countNowExpression = `(() => {
   return countPasswordInputs();
 })()`;
 
-/** Runs in the isolated world: resolves with the count at the fill's `input` event (window, bubble phase), or -1 when cut short. */
-const waitForFillFunction = `function (value) {
-  ${countFunction}
+/**
+ * Runs in the isolated world: the password inputs of the document and of its
+ * open shadow roots, how many, and whether one is focused (\`:focus\`, as
+ * Playwright's selector reads it) or holds part of the filled text or all of
+ * it (as password-fields.ts compares values; more than `maxFields` count as yes).
+ */
+const readFieldsFunction = `function readPasswordFields(value, maxFields) {
+  const fields = [];
+  const visit = (root) => {
+    fields.push(...root.querySelectorAll("input[type=password i]"));
+    for (const element of root.querySelectorAll("*")) if (element.shadowRoot) visit(element.shadowRoot);
+  };
+  visit(document);
+  const holding = (field) => field.matches(":focus") || (field.value !== "" && (value.includes(field.value) || field.value.includes(value)));
+  return { count: fields.length, focusedOrHolding: fields.length > maxFields || fields.some(holding) };
+}`;
+
+/** Runs in the isolated world: ends a wait of {@link waitForFillFunction} and reads the fields now. */
+const readNowFunction = `function (value, maxFields) {
+  ${readFieldsFunction}
+  globalThis.__stationFillWatch?.(-1);
+  return readPasswordFields(value, maxFields);
+}`;
+
+/** Runs in the isolated world: reads the fields at the fill's `input` event (window, bubble phase); -1 when cut short. */
+const waitForFillFunction = `function (value, maxFields) {
+  ${readFieldsFunction}
   globalThis.__stationFillWatch?.(-1);
   return new Promise((resolve) => {
     const end = (answer) => {
@@ -166,7 +207,7 @@ const waitForFillFunction = `function (value) {
       resolve(answer);
     };
     const onInput = (event) => {
-      if (event.isTrusted && event.inputType === "insertText" && event.data === value) end(countPasswordInputs());
+      if (event.isTrusted && event.inputType === "insertText" && event.data === value) end(readPasswordFields(value, maxFields));
     };
     globalThis.__stationFillWatch = end;
     window.addEventListener("input", onInput);

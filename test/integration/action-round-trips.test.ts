@@ -95,6 +95,19 @@ describe("round trips of an action (real Chromium)", () => {
     expect(inputValue).not.toHaveBeenCalled();
   });
 
+  it("fill on a page of one frame with password fields reads their focus and values with the count, in the engine's own world", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    const { count } = spies();
+    const inputValue = vi.spyOn(locatorPrototype, "inputValue");
+    // The password field holds the text (and has focus): nothing is left to read through Playwright.
+    expect(await browser.adapter.execute(handle, { op: "fill", selector: "#pass", value: "pass-word-1" })).toMatchObject({ sensitive: true });
+    expect(count).not.toHaveBeenCalled();
+    // A plain field on the same page: only whether the target is a password field is counted.
+    expect(await browser.adapter.execute(handle, { op: "fill", selector: "#user", value: "ada" })).toMatchObject({ sensitive: false });
+    expect(count).toHaveBeenCalledTimes(1);
+    expect(inputValue).not.toHaveBeenCalled();
+  });
+
   it("reads a page's text and title in one call", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
     await browser.adapter.execute(handle, { op: "click", selector: "#retitle" });

@@ -54,6 +54,8 @@ export async function mayHoldPassword(page: Page, typed: string, target?: Locato
 /** One count per frame first (with focus and values, from a fill's watch); then, where a frame has password inputs, the target, the focus and the values (any "yes", or any failure, answers yes). */
 async function check(page: Page, typed: string, target: Locator | undefined, probe: MainFrameProbe | FillWatch | undefined): Promise<boolean> {
   const frames = page.frames().filter((frame) => !frame.isDetached());
+  // A frame appeared during the fill: the watch of the main frame is not enough, and is let go.
+  if (frames.length !== 1 && probe && "read" in probe) probe.cancel();
   if (frames.length > maxFrames) return true;
   const read: PasswordFieldsAfterFill | undefined = frames.length === 1 && probe ? await readMainFrame(probe) : undefined;
   if (read?.count === 0) return false;

@@ -49,13 +49,13 @@ export async function runAction(
   const state = session.selected();
   const mark = session.mark();
   const navigationsBefore = state.navigations;
-  const textBefore = context.textChange ? await probeVisibleText(state.page) : undefined;
+  const textBefore = context.textChange ? await probeVisibleText(state.page, state.probe) : undefined;
   await body(state);
   await session.popupsArrived(mark, Math.min(limits.popupArrivalMaxMs, context.deadlineAt - Date.now()));
   const result = await describeOutcome(context, state, mark, navigationsBefore);
   if (textBefore === undefined) return result;
   const current = session.pages.get(session.selectedPageId) ?? state;
-  const textAfter = await probeVisibleText(current.page);
+  const textAfter = await probeVisibleText(current.page, current.probe);
   return textAfter === undefined ? result : { ...result, textChange: diffText(textBefore, textAfter) };
 }
 

@@ -11,6 +11,14 @@ import type { CDPSession } from "playwright-core";
  * restored from the back-forward cache included). Answers `undefined` whenever
  * it cannot tell (no CDP session, a navigation meanwhile): callers then count
  * through Playwright.
+ *
+ * The world of a new document is made as it commits, so reading the title
+ * or the text after a navigation ({@link title}, {@link evaluate}) is one
+ * small request, with no Playwright script to set up in the document first.
+ *
+ * A fill can have the count taken with no round trip after it
+ * ({@link watchFill}): the request goes out before the fill, and the page
+ * answers it when the fill's text arrives.
  */
 export class MainFrameProbe {
   private world: Promise<number> | undefined;
@@ -23,7 +31,10 @@ export class MainFrameProbe {
       session?.on("Page.frameNavigated", ({ frame }) => {
         if (frame.parentId !== undefined) return;
         this.frameId = frame.id;
-        this.world = undefined;
+        // Made now, while the document loads, so that the first read of it waits for nothing.
+        const world = this.createWorld(session);
+        world.catch(() => undefined);
+        this.world = world;
       });
       return session;
     });
@@ -31,16 +42,85 @@ export class MainFrameProbe {
 
   /** Password inputs in the main frame's document, or `undefined` when they cannot be counted this way. */
   async countPasswordInputs(): Promise<number | undefined> {
+    return this.run(
+      (cdp, contextId) => cdp.send("Runtime.evaluate", { expression: countNowExpression, contextId, returnByValue: true }),
+      (value) => (typeof value === "number" ? value : undefined),
+    );
+  }
+
+  /** The main frame document's title, or `undefined` when it cannot be read this way. */
+  async title(): Promise<string | undefined> {
+    const read = await this.evaluate("document.title");
+    return typeof read?.value === "string" ? read.value : undefined;
+  }
+
+  /**
+   * The JSON value of `expression` (self-contained) in the main frame's
+   * document, as `{ value }`; `undefined` when it cannot be run this way.
+   */
+  async evaluate(expression: string): Promise<{ value: unknown } | undefined> {
+    return this.run(
+      (cdp, contextId) => cdp.send("Runtime.evaluate", { expression, contextId, returnByValue: true }),
+      (value) => ({ value }),
+    );
+  }
+
+  /**
+   * Starts counting for a fill of `value` that is about to run: the world
+   * waits for the `input` event the fill's text causes (trusted, `insertText`,
+   * carrying exactly `value`) and counts as that event reaches the window,
+   * after the page's own listeners on the field and on its ancestors (and the
+   * microtasks they queued) have run. Call {@link FillWatch.count} once the fill
+   * has returned.
+   */
+  watchFill(value: string, maxFields: number): FillWatch {
+    const call = (functionDeclaration: string, awaitPromise: boolean) =>
+      this.run(
+        (cdp, contextId) =>
+          cdp.send("Runtime.callFunctionOn", {
+            functionDeclaration,
+            executionContextId: contextId,
+            arguments: [{ value }, { value: maxFields }],
+            awaitPromise,
+            returnByValue: true,
+          }),
+        // A number (-1) when the wait was replaced by a later one or cut short.
+        (read): PasswordFieldsAfterFill | undefined => {
+          const { count, focusedOrHolding } = (typeof read === "object" && read !== null ? read : {}) as Record<string, unknown>;
+          return typeof count === "number" && typeof focusedOrHolding === "boolean" ? { count, focusedOrHolding } : undefined;
+        },
+      );
+    const answer = call(waitForFillFunction, true);
+    let settled: PasswordFieldsAfterFill | undefined | null = null;
+    void answer.then((read) => (settled = read));
+    return {
+      read: async () => {
+        // Answered already (the usual case: the page answers as the text arrives).
+        if (settled !== null) return settled;
+        // Not (yet): the page stopped the event, refused the text, or the answer is on its way.
+        // A read now ends the wait; whichever of the two answers first is a read after the fill.
+        const now = call(readNowFunction, false);
+        const first = await Promise.race([answer, now]);
+        return first ?? (await now);
+      },
+      cancel: () => void call(readNowFunction, false),
+    };
+  }
+
+  private async run<T>(
+    send: (cdp: CDPSession, contextId: number) => Promise<{ result: { value?: unknown }; exceptionDetails?: unknown }>,
+    read: (value: unknown) => T | undefined,
+  ): Promise<T | undefined> {
+    let world: Promise<number> | undefined;
     try {
       const cdp = await this.ready;
       if (!cdp) return undefined;
-      const world = (this.world ??= this.createWorld(cdp));
-      const answer = await cdp.send("Runtime.evaluate", { expression: countExpression, contextId: await world, returnByValue: true });
-      const value: unknown = answer.result.value;
-      return answer.exceptionDetails || typeof value !== "number" ? undefined : value;
+      world = this.world ??= this.createWorld(cdp);
+      const answer = await send(cdp, await world);
+      return answer.exceptionDetails ? undefined : read(answer.result.value);
     } catch {
       // The world went with its document, or the page closed: a new one next time.
-      this.world = undefined;
+      if (this.world === world) this.world = undefined;
       return undefined;
     }
   }
@@ -51,8 +131,32 @@ export class MainFrameProbe {
   }
 }
 
-/** Runs in the isolated world: password inputs of the document and of every open shadow root in it. */
-const countExpression = `(() => {
+/** What the main frame's password inputs looked like after a fill. */
+export interface PasswordFieldsAfterFill {
+  /** Password inputs, open shadow roots included. */
+  count: number;
+  /**
+   * Read at the fill's `input` event: one of them is focused, or holds a
+   * non-empty value that is part of the filled text or holds all of it (only
+   * read when there are at most `maxFields`; more count as true).
+   */
+  focusedOrHolding?: boolean;
+}
+
+/** A read of password inputs requested before a fill ({@link MainFrameProbe.watchFill}). */
+export interface FillWatch {
+  /** Password inputs after the fill, or `undefined` when they cannot be read this way. Call once the fill returned. */
+  read(): Promise<PasswordFieldsAfterFill | undefined>;
+  /** The fill failed: stop waiting for its text (best effort, not awaited). */
+  cancel(): void;
+}
+
+/**
+ * Runs in the isolated world (its `globalThis` is that world's own): counts
+ * password inputs of the document and of every open shadow root in it, and
+ * ends a wait for a fill ({@link waitForFillFunction}) with -1.
+ */
+const countFunction = `function countPasswordInputs() {
   let count = 0;
   const visit = (root) => {
     count += root.querySelectorAll("input[type=password i]").length;
@@ -60,4 +164,52 @@ const countExpression = `(() => {
   };
   visit(document);
   return count;
+}`;
+
+const countNowExpression = `(() => {
+  ${countFunction}
+  globalThis.__stationFillWatch?.(-1);
+  return countPasswordInputs();
 })()`;
+
+/**
+ * Runs in the isolated world: the password inputs of the document and of its
+ * open shadow roots, how many, and whether one is focused (\`:focus\`, as
+ * Playwright's selector reads it) or holds part of the filled text or all of
+ * it (as password-fields.ts compares values; more than `maxFields` count as yes).
+ */
+const readFieldsFunction = `function readPasswordFields(value, maxFields) {
+  const fields = [];
+  const visit = (root) => {
+    fields.push(...root.querySelectorAll("input[type=password i]"));
+    for (const element of root.querySelectorAll("*")) if (element.shadowRoot) visit(element.shadowRoot);
+  };
+  visit(document);
+  const holding = (field) => field.matches(":focus") || (field.value !== "" && (value.includes(field.value) || field.value.includes(value)));
+  return { count: fields.length, focusedOrHolding: fields.length > maxFields || fields.some(holding) };
+}`;
+
+/** Runs in the isolated world: ends a wait of {@link waitForFillFunction} and reads the fields now. */
+const readNowFunction = `function (value, maxFields) {
+  ${readFieldsFunction}
+  globalThis.__stationFillWatch?.(-1);
+  return readPasswordFields(value, maxFields);
+}`;
+
+/** Runs in the isolated world: reads the fields at the fill's `input` event (window, bubble phase); -1 when cut short. */
+const waitForFillFunction = `function (value, maxFields) {
+  ${readFieldsFunction}
+  globalThis.__stationFillWatch?.(-1);
+  return new Promise((resolve) => {
+    const end = (answer) => {
+      window.removeEventListener("input", onInput);
+      if (globalThis.__stationFillWatch === end) globalThis.__stationFillWatch = undefined;
+      resolve(answer);
+    };
+    const onInput = (event) => {
+      if (event.isTrusted && event.inputType === "insertText" && event.data === value) end(readPasswordFields(value, maxFields));
+    };
+    globalThis.__stationFillWatch = end;
+    window.addEventListener("input", onInput);
+  });
+}`;

@@ -209,7 +209,7 @@ export class EngineSession {
   /** Reads the title of `state` and keeps it, unless the page navigated meanwhile or it is empty (maybe not parsed yet). */
   private async readTitleOf(state: PageState): Promise<string | undefined> {
     const navigations = state.navigations;
-    const title = await readTitle(state.page);
+    const title = await readTitle(state);
     if (title && state.navigations === navigations) state.title = title;
     return title;
   }
@@ -415,11 +415,16 @@ export class EngineSession {
   }
 }
 
-/** The page title, or `undefined` when it cannot be read now (between documents, or the page went away). */
-async function readTitle(page: Page): Promise<string | undefined> {
+/**
+ * The page title, or `undefined` when it cannot be read now (between documents, or the page went away).
+ * Read in the engine's own isolated world when it can be (no Playwright script to set up in a new
+ * document), else through Playwright.
+ */
+async function readTitle(state: PageState): Promise<string | undefined> {
+  const { page } = state;
   if (isNavigationPending(page)) return undefined;
   try {
-    return await page.title();
+    return (await state.probe?.title()) ?? (await page.title());
   } catch {
     return undefined;
   }

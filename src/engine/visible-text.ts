@@ -1,5 +1,6 @@
 import type { Page } from "playwright-core";
 import { limits } from "../protocol/limits.js";
+import type { MainFrameProbe } from "./isolated-world.js";
 
 /**
  * The visible text of a page's main frame: `innerText` of the body, which
@@ -18,12 +19,14 @@ export function readVisibleTextAndTitle(): { text: string; title: string } {
 }
 
 /**
- * The visible text and the title of a page's main frame in one round trip.
- * Both come from page code (the page owns them anyway); anything but strings
- * reads as empty.
+ * The visible text and the title of a page's main frame in one round trip:
+ * in the engine's own isolated world when it can be (no Playwright script to
+ * set up in a new document, and page scripts cannot change what it reads),
+ * else through Playwright in the page. Anything but strings reads as empty.
  */
-export async function readTextAndTitle(page: Page): Promise<{ text: string; title: string }> {
-  const read: unknown = await page.evaluate(readVisibleTextAndTitle);
+export async function readTextAndTitle(page: Page, probe?: MainFrameProbe): Promise<{ text: string; title: string }> {
+  const inWorld = await probe?.evaluate(`(${String(readVisibleTextAndTitle)})()`);
+  const read: unknown = inWorld ? inWorld.value : await page.evaluate(readVisibleTextAndTitle);
   const { text, title } = (typeof read === "object" && read !== null ? read : {}) as { text?: unknown; title?: unknown };
   return { text: typeof text === "string" ? text : "", title: typeof title === "string" ? title : "" };
 }
@@ -32,11 +35,17 @@ export async function readTextAndTitle(page: Page): Promise<{ text: string; titl
  * The visible text for a change summary, or `undefined` when it cannot be
  * read in time (a page between documents, a closed page). Never throws.
  */
-export async function probeVisibleText(page: Page): Promise<string | undefined> {
+export async function probeVisibleText(page: Page, probe?: MainFrameProbe): Promise<string | undefined> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), limits.textChange.readTimeoutMs)));
+  const read = async () => {
+    // In the engine's own isolated world when it can be (as readTextAndTitle), else in the page.
+    const inWorld = await probe?.evaluate(`(${String(readVisibleText)})()`);
+    const text: unknown = inWorld ? inWorld.value : await page.evaluate(readVisibleText);
+    return typeof text === "string" ? text : undefined;
+  };
   try {
-    return await Promise.race([page.evaluate(readVisibleText).catch(() => undefined), late]);
+    return await Promise.race([read().catch(() => undefined), late]);
   } finally {
     clearTimeout(timer);
   }

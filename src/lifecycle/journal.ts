@@ -2,8 +2,22 @@ import { JournalError } from "../errors.js";
 import { limits } from "../protocol/limits.js";
 import type { JournalEntry, StateStore } from "./stores.js";
 
-const encoder = new TextEncoder();
-const sizeOf = (entry: JournalEntry) => encoder.encode(JSON.stringify(entry)).length;
+/** UTF-8 bytes of `text`, counted without encoding it (a lone surrogate counts 3, as `TextEncoder` writes U+FFFD). */
+function utf8Length(text: string): number {
+  let bytes = text.length;
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code < 0x80) continue;
+    if (code < 0x800) bytes += 1;
+    else if (code >= 0xd800 && code <= 0xdbff && index + 1 < text.length && (text.charCodeAt(index + 1) & 0xfc00) === 0xdc00) {
+      // A surrogate pair: 2 UTF-16 units, 4 bytes.
+      bytes += 2;
+      index++;
+    } else bytes += 2;
+  }
+  return bytes;
+}
+const sizeOf = (entry: JournalEntry) => utf8Length(JSON.stringify(entry));
 /** Fewest stored records before an appending store is compacted (so a small `auditLimit` does not compact on every action). */
 const compactionMinRecords = 100;
 
@@ -63,12 +77,13 @@ export class Journal {
     this.assertWritable();
     const seq = this.nextSeq++;
     const started: JournalEntry = { ...entry, seq, startedAt: new Date(this.now()).toISOString(), outcome: "pending" };
+    const size = sizeOf(started);
     this.entries.push(started);
-    this.sizes.push(sizeOf(started));
-    this.bytes += this.sizes.at(-1)!;
+    this.sizes.push(size);
+    this.bytes += size;
     this.trim();
     try {
-      await this.write(started, true);
+      await this.write(started, size, true);
     } catch {
       const index = this.indexOf(seq);
       if (index >= 0) {
@@ -98,7 +113,7 @@ export class Journal {
     const size = sizeOf(entry);
     this.bytes += size - this.sizes[index]!;
     this.sizes[index] = size;
-    this.write(entry, false).catch(() => undefined);
+    this.write(entry, size, false).catch(() => undefined);
     this.trim();
   }
 
@@ -129,12 +144,12 @@ export class Journal {
     }
   }
 
-  /** Persists one entry as it is now: appended when the store can, else the whole journal replaced. */
-  private write(entry: JournalEntry, durable: boolean): Promise<void> {
+  /** Persists one entry as it is now (`size`: its UTF-8 bytes): appended when the store can, else the whole journal replaced. */
+  private write(entry: JournalEntry, size: number, durable: boolean): Promise<void> {
     if (!this.store.appendJournal) return this.track(this.replace());
     const written = this.store.appendJournal([{ ...entry }], { durable });
     this.storedRecords += 1;
-    this.storedBytes += sizeOf(entry);
+    this.storedBytes += size;
     const tracked = this.track(written);
     if (this.storedRecords > Math.max(2 * this.retention, compactionMinRecords) || this.storedBytes > 2 * limits.manager.journalBytesMax) {
       this.compact();

@@ -204,6 +204,21 @@ describe("observation (real Chromium)", () => {
     }
   });
 
+  it("reads the text and title past a page's own overrides of innerText and title", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/visible-text.html") });
+    const forged = await browser.adapter.execute(handle, {
+      op: "evaluate",
+      expression:
+        "Object.defineProperty(HTMLElement.prototype, 'innerText', { get: () => 'forged text' }); Object.defineProperty(Document.prototype, 'title', { get: () => 'forged title' }); document.body.innerText + ' / ' + document.title",
+    });
+    // The page's own scripts now see the forgeries.
+    expect(forged).toEqual({ value: "forged text / forged title" });
+    const result = await browser.adapter.execute(handle, { op: "text" });
+    expect(result).toMatchObject({ title: "Visible text" });
+    expect(result.text).toContain("Shown paragraph");
+    expect(JSON.stringify(result)).not.toContain("forged");
+  });
+
   it("cuts the text on a UTF-8 character boundary and marks it", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/visible-text.html") });
     const full = (await browser.adapter.execute(handle, { op: "text" })).text;

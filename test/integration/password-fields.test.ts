@@ -58,6 +58,18 @@ describe("sensitive in fill and type results (real Chromium)", () => {
     expect(await sensitive({ op: "fill", selector: "#user", value: "ada" })).toBe(false);
   });
 
+  it("is true for a field the page makes a password field as the text arrives, also when it stops the input event", async () => {
+    await navigate("/turns-password.html");
+    expect(await sensitive({ op: "fill", selector: "#plain", value: "plain words" })).toBe(false);
+    // Counted after the page's own input listener ran (it made the field a password field).
+    expect(await sensitive({ op: "fill", selector: "#reveal", value: "revealed-secret-1" })).toBe(true);
+    // The input event never reaches the window: counted once the fill returned.
+    expect(await sensitive({ op: "fill", selector: "#quiet", value: "quiet-secret-1" })).toBe(true);
+    expect(await browser.adapter.execute(handle, { op: "evaluate", expression: "[...document.querySelectorAll('input')].map((input) => input.type).join()" })).toEqual({
+      value: "text,password,password",
+    });
+  });
+
   it("is true again on a page it went back to", async () => {
     await navigate("/form.html");
     expect(await sensitive({ op: "fill", selector: "#user", value: "ada" })).toBe(false);

@@ -35,4 +35,16 @@ describe("journal byte cap", () => {
     // Nearly the whole cap is used: trimming drops only what it must.
     expect(bytesOf(kept)).toBeGreaterThan(limits.manager.journalBytesMax - 2 * (detail.length + 200));
   });
+
+  it("counts the cap in UTF-8 bytes, with characters of two, three and four bytes", async () => {
+    const journal = new Journal(createMemoryStateStore(), limits.manager.journalEntriesMax, () => 0);
+    // 16 Ki of these (10 UTF-8 bytes, 5 UTF-16 units) per entry: 160 KiB each, about 51 entries fill the cap.
+    const detail = "é€😀x".repeat(16 * 1024);
+    for (let index = 0; index < 80; index++) journal.finish(await journal.start({ sessionId: "s1", op: "fill", detail: `${index}:${detail}` }), "ok");
+    await journal.flush();
+    const kept = journal.list();
+    expect(bytesOf(kept)).toBeLessThanOrEqual(limits.manager.journalBytesMax);
+    expect(bytesOf(kept)).toBeGreaterThan(limits.manager.journalBytesMax - 2 * (10 * 16 * 1024 + 200));
+    expect(kept.at(-1)).toMatchObject({ seq: 80, detail: expect.stringMatching(/^79:/) });
+  });
 });

@@ -3,7 +3,7 @@ import { ValidationError } from "../../errors.js";
 import { limits } from "../../protocol/limits.js";
 import { actionTimeout, runAction, type CommandContext, type CommandHandlers } from "../command-context.js";
 import type { PageState } from "../session.js";
-import { mayHoldPassword } from "../password-fields.js";
+import { mayHoldPassword, maxPasswordFieldsRead } from "../password-fields.js";
 import { actOn, locateUnchecked } from "../targets.js";
 import type { Target } from "../../protocol/target.js";
 
@@ -94,11 +94,16 @@ export const interactionHandlers: CommandHandlers<
   async fill(context, command) {
     let sensitive = true;
     const result = await runAction(context, async (state) => {
+      // Asked before the fill, answered by the page as the text arrives (see MainFrameProbe.watchFill).
+      const watch = command.value !== "" && state.page.frames().length === 1 ? state.probe?.watchFill(command.value, maxPasswordFieldsRead) : undefined;
       const locator = await actIn(context, state, command.target, command, async (locator) => {
         await locator.fill(command.value, { timeout: actionTimeout(command), ...withSignal(context) });
         return locator;
+      }).catch((error: unknown) => {
+        watch?.cancel();
+        throw error;
       });
-      sensitive = await mayHoldPassword(state.page, command.value, locator, state.probe);
+      sensitive = await mayHoldPassword(state.page, command.value, locator, watch ?? state.probe);
     });
     return { ...result, sensitive };
   },

@@ -34,7 +34,7 @@ export const observationHandlers: CommandHandlers<
   // Reads only: issues no refs and leaves those of the last accessibility snapshot valid. One round trip.
   async text(context, command) {
     const state = context.session.selected();
-    const { text, title } = await readTextAndTitle(state.page);
+    const { text, title } = await readTextAndTitle(state.page, state.probe);
     const cut = truncateUtf8(text, command.maxBytes ?? limits.text.bytesDefault);
     return { text: cut.text, truncated: cut.truncated, url: sanitizeUrl(state.page.url()), title };
   },

@@ -56,7 +56,18 @@ export async function runAction(
   if (textBefore === undefined) return result;
   const current = session.pages.get(session.selectedPageId) ?? state;
   const textAfter = await probeVisibleText(current.page, current.probe);
-  return textAfter === undefined ? result : { ...result, textChange: diffText(textBefore, textAfter) };
+  if (textAfter === undefined) return result;
+  // A navigation the action started may commit after the outcome was read and
+  // before the text was: the text is then the new document's, so say so.
+  const late = !result.navigated && state.navigations > navigationsBefore;
+  const described = late ? { ...result, ...(await whereNow(context, state)), navigated: true } : result;
+  return { ...described, textChange: diffText(textBefore, textAfter) };
+}
+
+/** The selected page's URL and title now. */
+async function whereNow(context: CommandContext, actedOn: PageState): Promise<{ url: string; title: string }> {
+  const current = context.session.pages.get(context.session.selectedPageId) ?? actedOn;
+  return { url: sanitizeUrl(current.page.url()), title: await context.session.titleOf(current) };
 }
 
 /** Builds an {@link ActionResult} relative to a mark taken before the action. */
@@ -67,13 +78,11 @@ export async function describeOutcome(
   navigationsBefore: number,
 ): Promise<ActionResult> {
   const { session } = context;
-  const current = session.pages.get(session.selectedPageId) ?? actedOn;
   const newPages = await Promise.all(session.takeUnreportedPages().map((state) => session.describe(state)));
   const dialog = session.dialogSince(mark.dialogSeq);
   return {
     ok: true,
-    url: sanitizeUrl(current.page.url()),
-    title: await session.titleOf(current),
+    ...(await whereNow(context, actedOn)),
     navigated: actedOn.navigations > navigationsBefore,
     newPages,
     ...(dialog ? { dialog } : {}),

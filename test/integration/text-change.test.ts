@@ -25,3 +25,35 @@ describe("textChange (real Chromium)", () => {
     await browser.adapter.close(handle);
   });
 });
+
+describe("textChange and a navigation that commits late (real Chromium)", () => {
+  it("never reports the new document's text under the old page's outcome", async () => {
+    const handle = await browser.open();
+    const second = browser.server.url("/second.html");
+    let caughtLate = 0;
+    // The click schedules a navigation a little later; wherever it commits
+    // (before the outcome is read, between the outcome and the text read, or
+    // after both), the result must agree with the text it reports.
+    for (const delayMs of [0, 0, 1, 2, 3, 5, 8, 12, 20, 30]) {
+      await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
+      await browser.adapter.execute(handle, {
+        op: "evaluate",
+        expression: `(() => { document.body.innerHTML = '<button id="go">Go</button>'; document.querySelector('#go').onclick = () => setTimeout(() => { location.href = ${JSON.stringify(second)}; }, ${delayMs}); return null; })()`,
+      });
+      const clicked = await browser.adapter.execute(handle, { op: "click", selector: "#go", textChange: true });
+      if (clicked.textChange?.added.includes("Second")) {
+        expect(clicked.navigated).toBe(true);
+        expect(clicked.url).toBe(second);
+        expect(clicked.title).toBe("Second page");
+        caughtLate++;
+      } else {
+        expect(clicked.url === second).toBe(clicked.navigated);
+      }
+      // Let the scheduled navigation land before the next round starts another.
+      await browser.adapter.execute(handle, { op: "waitFor", text: "Second" });
+    }
+    // Printed, not asserted: how many clicks read the new document's text.
+    console.log(`late-navigation clicks that read the new document: ${caughtLate} of 10`);
+    await browser.adapter.close(handle);
+  });
+});

@@ -1,5 +1,6 @@
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
 /** A request the scripted worker received. */
 export interface ReceivedRequest {
@@ -78,5 +79,36 @@ export async function startScriptedWorker(): Promise<ScriptedWorker> {
         server.closeAllConnections();
         server.close(() => resolve());
       }),
+  };
+}
+
+/**
+ * A scripted worker for the whole file: started before its tests, closed
+ * after them, and before each test its request log is cleared and its answer
+ * reset to `{ "data": null }`.
+ */
+export function useScriptedWorker(): ScriptedWorker {
+  let worker: ScriptedWorker | undefined;
+  beforeAll(async () => {
+    worker = await startScriptedWorker();
+  });
+  afterAll(() => worker?.close());
+  beforeEach(() => {
+    live().requests.length = 0;
+    live().answer(dataScript(null));
+  });
+  const live = () => {
+    if (!worker) throw new Error("the scripted worker is used outside its file's tests");
+    return worker;
+  };
+  return {
+    get origin() {
+      return live().origin;
+    },
+    get requests() {
+      return live().requests;
+    },
+    answer: (script) => live().answer(script),
+    close: () => live().close(),
   };
 }

@@ -1,20 +1,13 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BrowserUseClient, resolveClientOptions, type BrowserUseClientOptions } from "../../src/agent.js";
 import * as errors from "../../src/errors.js";
-import { dataScript, inOrder, sendJson, startScriptedWorker, type Script, type ScriptedWorker } from "../helpers/scripted-worker.js";
+import { dataScript, inOrder, sendJson, useScriptedWorker, type Script } from "../helpers/scripted-worker.js";
 
 const apiKey = "tenant-key-SECRET-0123456789abcdef0123456789";
-let worker: ScriptedWorker;
-beforeAll(async () => {
-  worker = await startScriptedWorker();
-});
-afterAll(() => worker.close());
-beforeEach(() => {
-  worker.requests.length = 0;
-});
+const worker = useScriptedWorker();
 
 const client = (options: Partial<BrowserUseClientOptions> = {}) =>
   new BrowserUseClient({ baseUrl: worker.origin, stationId: "local", apiKey, ...options });

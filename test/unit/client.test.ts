@@ -1,21 +1,13 @@
 import fc from "fast-check";
 import * as v from "valibot";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BrowserUseClient, resolveClientOptions, type BrowserUseClientOptions } from "../../src/agent.js";
 import * as errors from "../../src/errors.js";
 import { errorStatus, workerRequestSchemas, type WorkerErrorCode, type WorkerMethod } from "../../src/protocol/wire.js";
-import { dataScript, sendJson, startScriptedWorker, type ScriptedWorker } from "../helpers/scripted-worker.js";
+import { dataScript, sendJson, useScriptedWorker } from "../helpers/scripted-worker.js";
 
 const apiKey = "tenant-key-0123456789abcdef0123456789abcdef";
-let worker: ScriptedWorker;
-beforeAll(async () => {
-  worker = await startScriptedWorker();
-});
-afterAll(() => worker.close());
-beforeEach(() => {
-  worker.requests.length = 0;
-  worker.answer(dataScript(null));
-});
+const worker = useScriptedWorker();
 
 const client = (options: Partial<BrowserUseClientOptions> = {}) =>
   new BrowserUseClient({ baseUrl: worker.origin, stationId: "local", apiKey, retry: { limit: 0 }, ...options });

@@ -1,11 +1,11 @@
 import fc from "fast-check";
 import * as v from "valibot";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BrowserUseClient, createBrowserAgentTools } from "../../src/agent.js";
 import * as errors from "../../src/errors.js";
 import { commandOps, type BrowserCommandInput, type CommandOp } from "../../src/protocol/commands.js";
 import { commandResultSchemas, type CommandResultMap } from "../../src/protocol/results.js";
-import { dataScript, sendJson, startScriptedWorker, type ScriptedWorker } from "../helpers/scripted-worker.js";
+import { dataScript, sendJson, useScriptedWorker } from "../helpers/scripted-worker.js";
 
 /**
  * Issue 12 "Command results": the client checks every command result against
@@ -14,14 +14,7 @@ import { dataScript, sendJson, startScriptedWorker, type ScriptedWorker } from "
  * provider error; either names the op and the field, and nothing is retried.
  */
 const apiKey = "tenant-key-0123456789abcdef0123456789abcdef";
-let worker: ScriptedWorker;
-beforeAll(async () => {
-  worker = await startScriptedWorker();
-});
-afterAll(() => worker.close());
-beforeEach(() => {
-  worker.requests.length = 0;
-});
+const worker = useScriptedWorker();
 
 // Retries on (the default), with waits recorded rather than slept: none may happen.
 const waits: number[] = [];

@@ -4,14 +4,19 @@
  */
 import { expect } from "./agent-check.mjs";
 
-export async function runRestCheck(config) {
+/** Both REST halves from their neutral entries, pointed at the stand-in. */
+async function restProviders(config) {
   const { createBrowserbaseRestProvider } = await import("station-browser-use/browserbase");
   const { createSteelRestProvider } = await import("station-browser-use/steel");
-  const checked = [];
-  const providers = [
+  return [
     { name: "browserbase", provider: createBrowserbaseRestProvider({ apiKey: config.browserbaseApiKey, baseURL: `${config.standIn}/browserbase` }) },
     { name: "steel", provider: createSteelRestProvider({ apiKey: config.steelApiKey, baseURL: `${config.standIn}/steel` }) },
   ];
+}
+
+export async function runRestCheck(config) {
+  const checked = [];
+  const providers = await restProviders(config);
   for (const { name, provider } of providers) {
     const openTag = crypto.randomUUID();
     const session = await provider.create({ openTag });
@@ -68,13 +73,8 @@ export async function runNeutralCheck() {
  */
 export async function runRestWithoutDebugCheck(config) {
   const { isProviderError, isOutcomeUnknownError } = await import("station-browser-use");
-  const { createBrowserbaseRestProvider } = await import("station-browser-use/browserbase");
-  const { createSteelRestProvider } = await import("station-browser-use/steel");
   const checked = [];
-  const providers = [
-    { name: "browserbase", provider: createBrowserbaseRestProvider({ apiKey: config.browserbaseApiKey, baseURL: `${config.standIn}/browserbase` }) },
-    { name: "steel", provider: createSteelRestProvider({ apiKey: config.steelApiKey, baseURL: `${config.standIn}/steel` }) },
-  ];
+  const providers = await restProviders(config);
   for (const { name, provider } of providers) {
     const error = await provider.create({ openTag: crypto.randomUUID() }).then(
       () => undefined,

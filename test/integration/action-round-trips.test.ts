@@ -76,7 +76,10 @@ describe("round trips of an action (real Chromium)", () => {
     // A page of one frame: the count is one CDP request in the engine's own isolated world, sent
     // before the fill and answered as its text arrives; no Playwright count.
     expect(askedBeforeFillEnded).toBe(1);
-    expect(requests("Runtime.callFunctionOn")).toBe(1);
+    // One more (a read now, which ends the wait) only if that answer had not come in when the fill
+    // returned, as on a loaded machine; never a Playwright count.
+    expect(requests("Runtime.callFunctionOn")).toBeGreaterThanOrEqual(1);
+    expect(requests("Runtime.callFunctionOn")).toBeLessThanOrEqual(2);
     // A count after the fill only if that answer had not come in first.
     const afterFill = evaluations();
     expect(afterFill).toBeLessThanOrEqual(1);

@@ -80,7 +80,11 @@ export type CorpusProvider = PlaywrightProvider & { page(sessionId: string): Pag
  * context in which the top-level corpus document loads and every other request
  * (sub-resources, other hosts) gets a 404, so nothing leaves the machine.
  */
-export function createCorpusProvider(browser: Browser, origin: string): CorpusProvider {
+export function createCorpusProvider(
+  browser: Browser,
+  origin: string,
+  isPage: (url: string) => boolean = (url) => url.startsWith(`${origin}/pages/`),
+): CorpusProvider {
   const contexts = new Map<string, BrowserContext>();
   let counter = 0;
   const record = (id: string, openTag: string) => ({ id, openTag, status: "RUNNING" as const, createdAt: new Date().toISOString() });
@@ -89,7 +93,7 @@ export function createCorpusProvider(browser: Browser, origin: string): CorpusPr
     async create(request) {
       const context = await browser.newContext({ serviceWorkers: "block" });
       await context.route("**/*", (route) =>
-        route.request().url().startsWith(`${origin}/pages/`) && route.request().isNavigationRequest() && route.request().frame().parentFrame() === null
+        isPage(route.request().url()) && route.request().isNavigationRequest() && route.request().frame().parentFrame() === null
           ? route.continue()
           : route.fulfill({ status: 404, contentType: "text/plain", body: "" }),
       );

@@ -153,3 +153,5 @@ export {
   type ReconcileReport,
   type UncertainOpening,
 } from "./lifecycle/index.js";
+export { classifyChallenge, challengeStates, challengeDomMarkers, challengeScriptTokens } from "./access/challenge.js";
+export type { ChallengeSignals, ChallengeState, ChallengeResult as ChallengeClassification } from "./access/challenge.js";

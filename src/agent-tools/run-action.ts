@@ -169,12 +169,13 @@ function describeDialog(dialog: DialogInfo): string {
   return `${article} ${dialog.type} appeared and was ${dialog.handled}${dialog.unexpected ? " at once (no dialog policy was set; use station_browser_dialog before the action to accept one)" : " by your dialog policy"}`;
 }
 
-/** A challenge a backend reported (the engine does not detect challenges yet; nothing is guessed here). */
+/** A challenge the backend detected: the ones that own the page tell the model to stop (a widget, a sensor or a login form say nothing). */
 function describeChallenge(challenge: unknown): string | undefined {
   if (typeof challenge !== "object" || challenge === null) return undefined;
   const state = (challenge as { state?: unknown }).state;
-  if (state !== "challenge" && state !== "blocked" && state !== "throttled") return undefined;
-  return `challenge: the page shows a ${state} (bot check or block). Stop acting on this page and ask the user to take over the session.`;
+  const what = state === "challenge" ? "a challenge (bot check)" : state === "blocked" ? "a block" : state === "rate_limited" ? "a rate limit" : undefined;
+  if (what === undefined) return undefined;
+  return `challenge: the page shows ${what}. Stop acting on this page and ask the user to take over the session.`;
 }
 
 /** The change summary: a fact of ours and the changed lines (website content). */

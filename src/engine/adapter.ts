@@ -44,10 +44,10 @@ const handlers: { [Op in CommandOp]: CommandHandler<Op> } = {
   ...observationHandlers,
 };
 
-const notImplemented: CommandOp[] = ["challenge"];
+const notImplemented: CommandOp[] = [];
 
 /** Ops that run script in the selected page's document, so wait on a pending navigation. */
-const readsPage = new Set<CommandOp>(["inspect", "accessibility", "screenshot", "text", "content", "evaluate"]);
+const readsPage = new Set<CommandOp>(["inspect", "accessibility", "screenshot", "text", "content", "evaluate", "challenge"]);
 
 /**
  * The engine: executes the command vocabulary on browsers from a provider

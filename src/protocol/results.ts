@@ -247,7 +247,7 @@ export type DiagnosticsResult = Shape<typeof DiagnosticsResultSchema>;
 
 /** Result of `challenge`. */
 export const ChallengeResultSchema = v.looseObject({
-  state: v.picklist(["none", "challenge", "blocked", "throttled"]),
+  state: v.picklist(["none", "passive", "widget", "challenge", "blocked", "rate_limited", "login_wall"]),
   vendor: optionalText,
   evidence: texts,
 });

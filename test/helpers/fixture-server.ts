@@ -70,6 +70,11 @@ const routes: Record<string, Route> = {
     });
     response.end("<title>cookie set</title>");
   },
+  /** The synthetic challenge interstitial, served as a Cloudflare challenge is: 403 with `cf-mitigated: challenge`. */
+  "/challenge": async (_request, response) => {
+    response.writeHead(403, { "content-type": "text/html; charset=utf-8", server: "cloudflare", "cf-mitigated": "challenge" });
+    response.end(await readFile(join(fixtures, "challenge-interstitial.html")));
+  },
   "/echo-cookie": (request, response) => {
     response.writeHead(200, { "content-type": "text/html" });
     response.end(`<title>cookie</title><p id="cookie">${request.headers.cookie ?? ""}</p>`);

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { NotImplementedError, OutcomeUnknownError, StaleRefError } from "../../src/errors.js";
+import { OutcomeUnknownError, StaleRefError } from "../../src/errors.js";
 import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import { imageSize } from "../../src/engine/screenshot.js";
 import { limits } from "../../src/protocol/limits.js";
@@ -283,10 +283,20 @@ describe("observation (real Chromium)", () => {
     await browser.adapter.close(chatty);
   });
 
-  it("refuses challenge detection as not implemented yet", async () => {
-    const error = await browser.adapter.execute(handle, { op: "challenge" }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(NotImplementedError);
-    expect((error as Error).message).toMatch(/not implemented yet/);
-    expect(browser.adapter.capabilities().notImplemented).toEqual(["challenge"]);
+  it("detects no challenge on a normal page, and the synthetic interstitial by its header and by its DOM alone", async () => {
+    expect(browser.adapter.capabilities().notImplemented).toEqual([]);
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    expect(await browser.adapter.execute(handle, { op: "challenge" })).toEqual({ state: "none", evidence: ["status 200"] });
+
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/challenge") });
+    const served = await browser.adapter.execute(handle, { op: "challenge" });
+    expect(served).toMatchObject({ state: "challenge", vendor: "cloudflare" });
+    expect(served.evidence).toEqual(["status 403", "header cf-mitigated: challenge"]);
+
+    // The same page as a plain 200: the marker and the interstitial's shape, read in the page.
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/challenge-interstitial.html") });
+    const plain = await browser.adapter.execute(handle, { op: "challenge" });
+    expect(plain).toMatchObject({ state: "challenge", vendor: "cloudflare" });
+    expect(plain.evidence).toEqual(expect.arrayContaining(["marker cf-challenge-form", "marker cf-chl-opt", 'title "Just a moment..."']));
   });
 });

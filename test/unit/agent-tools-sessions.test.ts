@@ -221,7 +221,7 @@ describe("calls", () => {
     const { call } = toolsetOver(stub);
     await call("open");
     expect((await call("click", { target: "e1" })).text).toContain(
-      "challenge: the page shows a challenge (bot check or block). Stop acting on this page and ask the user to take over the session.",
+      "challenge: the page shows a challenge (bot check). Stop acting on this page and ask the user to take over the session.",
     );
     expect((await call("hover", { target: "e1" })).text).not.toContain("challenge");
   });

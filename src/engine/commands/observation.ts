@@ -1,4 +1,4 @@
-import { NotImplementedError } from "../../errors.js";
+import { classifyChallenge } from "../../access/challenge.js";
 import { limits } from "../../protocol/limits.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import { snapshotAccessibility } from "../accessibility.js";
@@ -8,6 +8,7 @@ import { readTextAndTitle } from "../visible-text.js";
 import { inspectPage } from "../inspect.js";
 import { evaluateAsJson } from "../evaluate-result.js";
 import { captureScreenshot } from "../screenshot.js";
+import { collectChallengeSignals } from "../challenge-signals.js";
 
 /** inspect · accessibility · screenshot · text · content · evaluate · diagnostics · challenge */
 export const observationHandlers: CommandHandlers<
@@ -57,7 +58,9 @@ export const observationHandlers: CommandHandlers<
     return context.session.diagnostics.read(command.since);
   },
 
-  async challenge() {
-    throw new NotImplementedError("challenge: challenge detection is not implemented yet (planned with the access layer)");
+  // Reads only: one in-page call for the DOM signals, plus what the network delivered and the cookie names.
+  async challenge(context) {
+    const { session } = context;
+    return classifyChallenge(await collectChallengeSignals(session.context, session.selected()));
   },
 };

@@ -175,7 +175,7 @@ export function classifyChallenge(signals: ChallengeSignals): ChallengeResult {
 
   // Sensors: scripts, frames and cookies of a vendor on a page that shows no challenge.
   const sensors = [
-    ...urls.flatMap((url) => sensorUrls.filter(([pattern]) => pattern.test(url)).map(([, vendor]) => [`url ${truncate(url)}`, vendor] as const)),
+    ...urls.flatMap((url) => sensorUrls.filter(([pattern]) => pattern.test(url)).map(([, vendor]) => [`url ${withoutQuery(url)}`, vendor] as const)),
     ...read.cookies.flatMap((name) => sensorCookies.filter(([pattern]) => pattern.test(name)).map(([, vendor]) => [`cookie ${name}`, vendor] as const)),
     ...["cf-beacon", "px-app-id"].filter(has).map((marker) => [`marker ${marker}`, marker.startsWith("cf") ? "cloudflare" : "perimeterx"] as const),
   ];

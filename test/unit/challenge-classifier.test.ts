@@ -54,6 +54,11 @@ describe("classifyChallenge", () => {
     const result = classifyChallenge({ text: "", scriptUrls: ["https://x.test/cdn-cgi/challenge-platform/h/g/orchestrate/jsch/v1?token=secret-1"] });
     expect(result.state).toBe("challenge");
     expect(JSON.stringify(result)).not.toContain("secret-1");
+    // A sensor's URL too, on an ordinary page.
+    const sensor = classifyChallenge({ text: "x".repeat(3000), scriptUrls: ["https://www.google.com/recaptcha/api.js?render=site-key-secret-2"] });
+    expect(sensor.state).toBe("passive");
+    expect(sensor.evidence.join(" ")).toContain("recaptcha/api.js");
+    expect(JSON.stringify(sensor)).not.toContain("secret-2");
   });
 
   it("never throws and always answers a valid state", () => {

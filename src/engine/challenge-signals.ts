@@ -1,7 +1,7 @@
 import type { BrowserContext, Page } from "playwright-core";
 import { ActionFailedError } from "../errors.js";
 import { challengeDomMarkers, challengeScriptTokens, type ChallengeSignals } from "../access/challenge.js";
-import type { MainFrameProbe } from "./isolated-world.js";
+import { evaluateInMainFrame, type MainFrameProbe } from "./isolated-world.js";
 import type { PageState } from "./session.js";
 
 /** Visible text kept for the classifier, and URLs of frames and scripts read. */
@@ -53,8 +53,7 @@ const expression = `(${String(readDomSignals)})(${JSON.stringify(challengeDomMar
 })})`;
 
 async function readOnce(page: Page, probe: MainFrameProbe | undefined): Promise<DomSignals> {
-  const inWorld = await probe?.evaluate(expression);
-  const read = inWorld ? inWorld.value : await page.evaluate(expression);
+  const read = await evaluateInMainFrame(page, probe, expression);
   if (typeof read !== "object" || read === null) throw new ActionFailedError("challenge: the page answered no signals");
   return read as DomSignals;
 }

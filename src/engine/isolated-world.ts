@@ -1,4 +1,4 @@
-import type { CDPSession } from "playwright-core";
+import type { CDPSession, Page } from "playwright-core";
 
 /**
  * Counts password inputs of a page's main frame, open shadow roots included,
@@ -129,6 +129,17 @@ export class MainFrameProbe {
     const frameId = this.frameId ?? (await cdp.send("Page.getFrameTree")).frameTree.frame.id;
     return (await cdp.send("Page.createIsolatedWorld", { frameId, worldName: "station-browser-use" })).executionContextId;
   }
+}
+
+/**
+ * The value of `expression` in the page's main frame: in the engine's own
+ * isolated world when it can be (page scripts cannot change what it reads,
+ * and a new document needs no Playwright script first), else through
+ * Playwright in the page, which throws as `page.evaluate` does.
+ */
+export async function evaluateInMainFrame(page: Page, probe: MainFrameProbe | undefined, expression: string): Promise<unknown> {
+  const inWorld = await probe?.evaluate(expression);
+  return inWorld ? inWorld.value : await page.evaluate(expression);
 }
 
 /** What the main frame's password inputs looked like after a fill. */

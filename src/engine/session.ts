@@ -23,7 +23,7 @@ export interface PageState {
   /** Reads of the main frame in the engine's own isolated world, over the page's CDP session. */
   probe?: MainFrameProbe;
   /** The last main-frame document response the network delivered (challenge detection reads its status and headers). */
-  document?: { url: string; status: number; headers: Record<string, string> };
+  document?: { status: number; headers: Record<string, string> };
 }
 
 /** Counters an action is measured against, taken before it runs. */
@@ -329,7 +329,7 @@ export class EngineSession {
     page.on("response", (response) => {
       const request = response.request();
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
-        state.document = { url: response.url(), status: response.status(), headers: response.headers() };
+        state.document = { status: response.status(), headers: response.headers() };
       }
       if (response.status() >= 400) {
         this.diagnostics.push({ kind: "response-error", pageId: state.id, url: sanitizeUrl(response.url()), status: response.status() });

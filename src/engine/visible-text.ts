@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import { limits } from "../protocol/limits.js";
-import type { MainFrameProbe } from "./isolated-world.js";
+import { evaluateInMainFrame, type MainFrameProbe } from "./isolated-world.js";
 
 /**
  * The visible text of a page's main frame: `innerText` of the body, which
@@ -25,8 +25,7 @@ export function readVisibleTextAndTitle(): { text: string; title: string } {
  * else through Playwright in the page. Anything but strings reads as empty.
  */
 export async function readTextAndTitle(page: Page, probe?: MainFrameProbe): Promise<{ text: string; title: string }> {
-  const inWorld = await probe?.evaluate(`(${String(readVisibleTextAndTitle)})()`);
-  const read: unknown = inWorld ? inWorld.value : await page.evaluate(readVisibleTextAndTitle);
+  const read = await evaluateInMainFrame(page, probe, `(${String(readVisibleTextAndTitle)})()`);
   const { text, title } = (typeof read === "object" && read !== null ? read : {}) as { text?: unknown; title?: unknown };
   return { text: typeof text === "string" ? text : "", title: typeof title === "string" ? title : "" };
 }
@@ -39,9 +38,7 @@ export async function probeVisibleText(page: Page, probe?: MainFrameProbe): Prom
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), limits.textChange.readTimeoutMs)));
   const read = async () => {
-    // In the engine's own isolated world when it can be (as readTextAndTitle), else in the page.
-    const inWorld = await probe?.evaluate(`(${String(readVisibleText)})()`);
-    const text: unknown = inWorld ? inWorld.value : await page.evaluate(readVisibleText);
+    const text = await evaluateInMainFrame(page, probe, `(${String(readVisibleText)})()`);
     return typeof text === "string" ? text : undefined;
   };
   try {

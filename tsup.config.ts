@@ -9,6 +9,8 @@ export default defineConfig({
     worker: "src/worker/index.ts",
     browserbase: "src/browserbase.ts",
     steel: "src/steel.ts",
+    openai: "src/openai.ts",
+    anthropic: "src/anthropic.ts",
     "ai-sdk": "src/ai-sdk.ts",
     mcp: "src/mcp.ts",
     cli: "src/worker/cli.ts",

@@ -9,7 +9,8 @@
  * script serves itself on 127.0.0.1 (`page`).
  */
 import Anthropic from "@anthropic-ai/sdk";
-import { anthropicTools, createBrowserAgentTools } from "../src/agent.js";
+import { anthropicTools } from "../src/anthropic.js";
+import { createBrowserAgentTools } from "../src/agent.js";
 import { BrowserSessionManager, PlaywrightBrowserAdapter } from "../src/playwright.js";
 import { examplePageTitle, serveExamplePage } from "./support/example-page.js";
 import { startScriptedAnthropic } from "./support/scripted-anthropic.js";

@@ -9,7 +9,8 @@
  * script serves itself on 127.0.0.1 (`page`).
  */
 import OpenAI from "openai";
-import { createBrowserAgentTools, openAIChatTools } from "../src/agent.js";
+import { createBrowserAgentTools } from "../src/agent.js";
+import { openAIChatTools } from "../src/openai.js";
 import { BrowserSessionManager, PlaywrightBrowserAdapter } from "../src/playwright.js";
 import { examplePageTitle, serveExamplePage } from "./support/example-page.js";
 import { startScriptedOpenAI } from "./support/scripted-openai.js";

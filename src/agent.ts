@@ -1,7 +1,9 @@
 /**
  * station-browser-use/agent: what an agent app needs on any runtime (Node,
- * Deno, Bun, Cloudflare Workers, edge): the worker client, the browser tools
- * and the model bridges (OpenAI Chat Completions and Responses, Anthropic).
+ * Deno, Bun, Cloudflare Workers, edge): the worker client and the browser
+ * tools. The model bridges have entries of their own, so an app loads only
+ * the one it uses: `station-browser-use/openai` (Chat Completions and
+ * Responses) and `station-browser-use/anthropic`.
  */
 export {
   BrowserUseClient,
@@ -32,4 +34,3 @@ export {
   type ToolAnnotations,
   type ToolCallOptions,
 } from "./agent-tools/index.js";
-export * from "./agent-tools/bridges/index.js";

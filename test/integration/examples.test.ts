@@ -23,6 +23,8 @@ const entries: Record<string, string> = {
   "station-browser-use": "src/index.ts",
   "station-browser-use/playwright": "src/playwright.ts",
   "station-browser-use/agent": "src/agent.ts",
+  "station-browser-use/openai": "src/openai.ts",
+  "station-browser-use/anthropic": "src/anthropic.ts",
   "station-browser-use/worker": "src/worker/index.ts",
   "station-browser-use/browserbase": "src/browserbase.ts",
   "station-browser-use/steel": "src/steel.ts",

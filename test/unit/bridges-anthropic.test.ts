@@ -1,6 +1,6 @@
 import Anthropic from "@anthropic-ai/sdk";
 import { describe, expect, it } from "vitest";
-import { anthropicTools, toAnthropicToolResult } from "../../src/agent-tools/bridges/index.js";
+import { anthropicTools, toAnthropicToolResult } from "../../src/anthropic.js";
 import { allStrings, createFakeTools, jpegBase64, pngBase64, scriptedFetch } from "../helpers/bridges-tools.js";
 
 function toolUse(id: string, name: string, input: unknown): Anthropic.ToolUseBlock {

@@ -1,6 +1,6 @@
 import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
-import { openAIChatTools, type OpenAIChatImageMessage, type OpenAIChatToolMessage } from "../../src/agent-tools/bridges/index.js";
+import { openAIChatTools, type OpenAIChatImageMessage, type OpenAIChatToolMessage } from "../../src/openai.js";
 import { isValidationError } from "../../src/errors.js";
 import { allStrings, createFakeTools, jpegBase64, pngBase64, scriptedFetch } from "../helpers/bridges-tools.js";
 

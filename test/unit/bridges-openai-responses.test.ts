@@ -1,7 +1,7 @@
 import OpenAI from "openai";
 import type { ResponseCreateParamsNonStreaming, ResponseInputItem } from "openai/resources/responses/responses";
 import { describe, expect, it } from "vitest";
-import { openAIResponsesTools, toOpenAIResponsesOutput } from "../../src/agent-tools/bridges/index.js";
+import { openAIResponsesTools, toOpenAIResponsesOutput } from "../../src/openai.js";
 import { allStrings, createFakeTools, jpegBase64, pngBase64, scriptedFetch } from "../helpers/bridges-tools.js";
 
 function functionCall(callId: string, name: string, args: string): OpenAI.Responses.ResponseFunctionToolCall {

@@ -1,9 +1,10 @@
 /**
  * The agent-side check every runtime runs against the same worker, from the
  * installed tarball: client and tools; open, navigate, observe, click a ref,
- * a screenshot through each bridge (OpenAI Chat, OpenAI Responses,
- * Anthropic); close with no uncertain opening left. Plain JavaScript and web
- * standards only, so Node, Deno, Bun and workerd run it as it is.
+ * a screenshot through each bridge (OpenAI Chat and Responses from
+ * station-browser-use/openai, Anthropic from /anthropic); close with no
+ * uncertain opening left. Plain JavaScript and web standards only, so Node,
+ * Deno, Bun and workerd run it as it is.
  */
 
 /** Throws `message` unless `condition` holds. */
@@ -35,6 +36,8 @@ function isPng(base64) {
 export async function runAgentCheck(config) {
   const started = performance.now();
   const agent = await import("station-browser-use/agent");
+  const openai = await import("station-browser-use/openai");
+  const anthropicBridge = await import("station-browser-use/anthropic");
   const client = new agent.BrowserUseClient({ baseUrl: config.baseUrl, stationId: config.stationId, apiKey: config.apiKey, timeoutMs: 30_000 });
   const toolset = agent.createBrowserAgentTools({ client, maxSessions: 1 });
   const tools = new Map(toolset.tools.map((tool) => [tool.name, tool]));
@@ -58,21 +61,21 @@ export async function runAgentCheck(config) {
     expect(saysNavigated(clicked.text) && clicked.text.includes('title: "Second page"'), `the click did not reach the second page:\n${clicked.text}`);
     checked.push("open", "navigate", "observe", "click ref");
 
-    const chat = await agent.openAIChatTools(toolset.tools).handleToolCalls([
+    const chat = await openai.openAIChatTools(toolset.tools).handleToolCalls([
       { id: "call_chat", type: "function", function: { name: "station_browser_screenshot", arguments: "{}" } },
     ]);
     const chatImage = chat[1]?.content?.find((part) => part.type === "image_url")?.image_url?.url ?? "";
     expect(chat[0]?.role === "tool" && chatImage.startsWith("data:image/png;base64,") && isPng(chatImage.split(",")[1]), "OpenAI Chat: no PNG image part");
     checked.push("openai-chat image");
 
-    const responses = await agent.openAIResponsesTools(toolset.tools).handleToolCalls([
+    const responses = await openai.openAIResponsesTools(toolset.tools).handleToolCalls([
       { type: "function_call", call_id: "call_responses", name: "station_browser_screenshot", arguments: "{}" },
     ]);
     const responsesImage = Array.isArray(responses[0]?.output) ? responses[0].output.find((part) => part.type === "input_image")?.image_url ?? "" : "";
     expect(responsesImage.startsWith("data:image/png;base64,") && isPng(responsesImage.split(",")[1]), "OpenAI Responses: no PNG input_image");
     checked.push("openai-responses image");
 
-    const anthropic = await agent.anthropicTools(toolset.tools).handleToolUses([
+    const anthropic = await anthropicBridge.anthropicTools(toolset.tools).handleToolUses([
       { type: "tool_use", id: "toolu_anthropic", name: "station_browser_screenshot", input: {} },
     ]);
     const block = anthropic.content[0]?.content?.find((part) => part.type === "image");

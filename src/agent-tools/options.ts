@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { ValidationError } from "../errors.js";
 import { integerIn, profileId } from "../protocol/fields.js";
-import { limits } from "../protocol/limits.js";
+import { callerLimits } from "../protocol/limits.js";
 import { OpenOptionsSchema, type OpenOptions } from "../protocol/open-options.js";
 import { parseWith } from "../protocol/parse.js";
 import type { BrowserBackend } from "../protocol/backend.js";
@@ -67,13 +67,13 @@ const SecretNameSchema = v.pipe(
 const SecretValueSchema = v.pipe(
   v.string("expected the secret's value as a string"),
   v.minLength(agentToolLimits.secretValueMin, `expected at least ${agentToolLimits.secretValueMin} characters (shorter values cannot be redacted safely)`),
-  v.maxLength(limits.valueLength, `longer than ${limits.valueLength} characters`),
+  v.maxLength(callerLimits.valueLength, `longer than ${callerLimits.valueLength} characters`),
 );
 
 const OptionsSchema = v.strictObject(
   {
     client: v.custom<BrowserBackend>(isBackend, `expected a BrowserBackend (a BrowserUseClient or a BrowserSessionManager) with ${backendMethods.join(", ")}`),
-    maxSessions: integerIn(1, limits.manager.maxSessionsMax),
+    maxSessions: integerIn(1, callerLimits.manager.maxSessionsMax),
     profileIds: v.optional(
       v.pipe(
         v.array(profileId, "expected an array of profile ids"),

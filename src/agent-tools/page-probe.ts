@@ -1,5 +1,5 @@
 import type { BrowserBackend } from "../protocol/backend.js";
-import { limits } from "../protocol/limits.js";
+import { callerLimits } from "../protocol/limits.js";
 import type { TextChange } from "../protocol/text-change.js";
 import { cutUtf8 } from "./fence.js";
 import { agentToolLimits } from "./limits.js";
@@ -17,7 +17,7 @@ import { agentToolLimits } from "./limits.js";
  */
 
 /** Bytes of visible text a probe reads, before the tool's text budget applies. */
-const probeTextBytes = Math.min(agentToolLimits.pageTextBytes, limits.text.bytesMax);
+const probeTextBytes = Math.min(agentToolLimits.pageTextBytes, callerLimits.text.bytesMax);
 
 /** Reads the visible text of the selected page. Throws what the backend throws (a navigating page, a closed session…). */
 export async function readText(backend: BrowserBackend, sessionId: string, signal: AbortSignal | undefined): Promise<string> {

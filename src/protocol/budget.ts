@@ -1,5 +1,5 @@
 import type { BrowserCommand } from "./commands.js";
-import { limits } from "./limits.js";
+import { callerLimits } from "./limits.js";
 
 /** The time a command may take by its own timeouts. */
 export function commandBudgetMs(command: BrowserCommand): number {
@@ -10,15 +10,15 @@ export function commandBudgetMs(command: BrowserCommand): number {
     case "forward":
     case "reload":
     case "newPage":
-      return own ?? limits.navigationTimeoutDefaultMs;
+      return own ?? callerLimits.navigationTimeoutDefaultMs;
     case "waitFor":
-      return own ?? limits.waitFor.timeoutDefaultMs;
+      return own ?? callerLimits.waitFor.timeoutDefaultMs;
     case "dialog":
-      return limits.actionTimeoutDefaultMs;
+      return callerLimits.actionTimeoutDefaultMs;
     case "drag":
       // Two targets are resolved, each within the timeout, then the drag itself.
-      return 3 * (own ?? limits.actionTimeoutDefaultMs);
+      return 3 * (own ?? callerLimits.actionTimeoutDefaultMs);
     default:
-      return own ?? limits.actionTimeoutDefaultMs;
+      return own ?? callerLimits.actionTimeoutDefaultMs;
   }
 }

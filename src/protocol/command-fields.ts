@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { limits } from "./limits.js";
+import { callerLimits } from "./limits.js";
 import { boundedString, choice, integerIn, nonEmptyString, numberIn, timeoutMs } from "./fields.js";
 
 /**
@@ -9,49 +9,49 @@ import { boundedString, choice, integerIn, nonEmptyString, numberIn, timeoutMs }
  */
 
 /** A `navigate` / `newPage` URL (the URL policy is the engine's). */
-export const url = nonEmptyString(limits.urlLength, "URL");
+export const url = nonEmptyString(callerLimits.urlLength, "URL");
 
 /** `fill` value, `type` text and `press` key. */
-export const fillValue = boundedString(limits.valueLength, "value");
-export const typeText = boundedString(limits.valueLength, "text");
-export const pressKey = nonEmptyString(limits.keyLength, "key");
+export const fillValue = boundedString(callerLimits.valueLength, "value");
+export const typeText = boundedString(callerLimits.valueLength, "text");
+export const pressKey = nonEmptyString(callerLimits.keyLength, "key");
 
 /** `select`: one option (value or label) or several. */
 export const selectValue = v.union(
   [
-    boundedString(limits.valueLength, "option"),
+    boundedString(callerLimits.valueLength, "option"),
     v.pipe(
-      v.array(boundedString(limits.valueLength, "option"), "expected an array of options"),
-      v.maxLength(limits.selectValues, `at most ${limits.selectValues} options`),
+      v.array(boundedString(callerLimits.valueLength, "option"), "expected an array of options"),
+      v.maxLength(callerLimits.selectValues, `at most ${callerLimits.selectValues} options`),
     ),
   ],
   "expected an option value or label, or an array of them",
 );
 
-export const scrollDelta = v.optional(numberIn(-limits.scrollDeltaMax, limits.scrollDeltaMax));
+export const scrollDelta = v.optional(numberIn(-callerLimits.scrollDeltaMax, callerLimits.scrollDeltaMax));
 
 export const waitState = v.optional(choice(["visible", "hidden", "attached", "detached"]));
-export const waitTimeout = timeoutMs(limits.waitFor.timeoutMaxMs);
+export const waitTimeout = timeoutMs(callerLimits.waitFor.timeoutMaxMs);
 
 export const dialogAction = choice(["accept", "dismiss"]);
-export const promptText = v.optional(boundedString(limits.valueLength, "prompt text"));
-export const dialogTimeout = v.optional(integerIn(1, limits.dialog.policyMaxMs));
+export const promptText = v.optional(boundedString(callerLimits.valueLength, "prompt text"));
+export const dialogTimeout = v.optional(integerIn(1, callerLimits.dialog.policyMaxMs));
 
 export const screenshotFormat = v.optional(choice(["png", "jpeg"]));
 export const screenshotQuality = v.optional(integerIn(1, 100));
 
-export const downloadOffset = v.optional(integerIn(0, limits.downloads.fileBytes));
+export const downloadOffset = v.optional(integerIn(0, callerLimits.downloads.fileBytes));
 export const diagnosticsSince = v.optional(integerIn(0, Number.MAX_SAFE_INTEGER));
 
-const base64Limit = Math.ceil((limits.upload.decodedBytes * 4) / 3) + 4;
+const base64Limit = Math.ceil((callerLimits.upload.decodedBytes * 4) / 3) + 4;
 
 /** The fields of one `upload` file (counts and the total size are checked by the command parser). */
 export const uploadFileEntries = {
-  name: v.pipe(nonEmptyString(limits.upload.fileNameLength, "file name"), v.regex(/^[^/\\\0]+$/, "expected a file name without slashes")),
+  name: v.pipe(nonEmptyString(callerLimits.upload.fileNameLength, "file name"), v.regex(/^[^/\\\0]+$/, "expected a file name without slashes")),
   mimeType: v.optional(nonEmptyString(255, "MIME type")),
   base64: v.pipe(
     v.string("expected the file's bytes as a base64 string"),
-    v.maxLength(base64Limit, `file larger than ${limits.upload.decodedBytes} bytes`),
+    v.maxLength(base64Limit, `file larger than ${callerLimits.upload.decodedBytes} bytes`),
     v.regex(/^[A-Za-z0-9+/]*={0,2}$/, "expected standard base64"),
   ),
 };

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { limits } from "./limits.js";
+import { callerLimits } from "./limits.js";
 
 /** An integer in [min, max], with a message that states the range. */
 export const integerIn = (min: number, max: number) =>
@@ -32,8 +32,8 @@ export const nonEmptyString = (max: number, what = "string") =>
 
 /** A point in main-viewport CSS pixels. */
 export const PointSchema = v.strictObject({
-  x: numberIn(0, limits.coordinateMax),
-  y: numberIn(0, limits.coordinateMax),
+  x: numberIn(0, callerLimits.coordinateMax),
+  y: numberIn(0, callerLimits.coordinateMax),
 });
 
 export const timeoutMs = (max: number) => v.optional(integerIn(0, max));

@@ -5,8 +5,14 @@
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
-/** Limits of the command vocabulary and its results. */
-export const limits = {
+/**
+ * The part of {@link limits} a caller of the vocabulary checks before sending
+ * (the worker client, the agent tools): the bounds of command fields and
+ * the defaults a command's time budget is computed from. Code that runs on
+ * the caller's side reads these, not `limits`, so the `/agent` bundle does
+ * not carry the engine's and the manager's other numbers.
+ */
+export const callerLimits = {
   /** Longest URL accepted by `navigate` (characters). */
   urlLength: 8 * KiB,
   /** Longest CSS selector, text, label, role name or test id in a target (characters). */
@@ -21,49 +27,14 @@ export const limits = {
   selectValues: 256,
   /** Longest key combination for `press` (characters). */
   keyLength: 64,
-  /** Longest `evaluate` expression (characters). */
-  expressionLength: 64 * KiB,
-  /** Largest JSON result of `evaluate` (UTF-8 bytes). */
-  evaluateResultBytes: 1 * MiB,
-  /** Deepest nesting of arrays and objects in an `evaluate` result. */
-  evaluateResultDepth: 100,
-  /** Largest `content` result (UTF-8 bytes); longer HTML is cut and marked. */
-  contentBytes: 4 * MiB,
-  /** Action timeouts: default and ceiling (ms). */
+  /** Action timeout by default (ms; the ceiling is `limits.actionTimeoutMaxMs`). */
   actionTimeoutDefaultMs: 10_000,
-  actionTimeoutMaxMs: 120_000,
-  /** Navigation timeouts: default and ceiling (ms). */
+  /** Navigation timeout by default (ms; the ceiling is `limits.navigationTimeoutMaxMs`). */
   navigationTimeoutDefaultMs: 30_000,
-  navigationTimeoutMaxMs: 120_000,
   /** Largest CSS-pixel coordinate accepted by mouse commands. */
   coordinateMax: 100_000,
-  /** Steps of `dragCoordinates`: default and ceiling. */
-  dragStepsDefault: 10,
-  dragStepsMax: 100,
   /** Largest scroll delta (CSS pixels). */
   scrollDeltaMax: 100_000,
-  /** Pages a session may have open, counting those the site opened itself (popups past it are closed). */
-  pagesPerSession: 16,
-  /**
-   * How long an observation waits for a main-frame navigation that has not
-   * committed yet (Chromium runs no script on the page meanwhile) before it
-   * says so instead of reading (ms).
-   */
-  pendingNavigationGraceMs: 3_000,
-  /**
-   * Longest an action waits, past its own work, for a window its input
-   * announced to arrive as a page (within the command's budget; ms). Past
-   * it, the next action result reports the page.
-   */
-  popupArrivalMaxMs: 2_000,
-
-  inspect: {
-    elementsDefault: 100,
-    elementsMax: 500,
-    textLengthDefault: 256,
-    textLengthMax: 4096,
-    totalBytesMax: 4 * MiB,
-  },
   text: {
     /** Visible text returned by `text` (UTF-8 bytes): default and ceiling; longer text is cut and marked. */
     bytesDefault: 16 * KiB,
@@ -84,12 +55,6 @@ export const limits = {
     depthDefault: 20,
     depthMax: 20,
   },
-  screenshot: {
-    /** The agent path never returns a larger image (CSS pixels × scale). */
-    agentMaxWidth: 1280,
-    agentMaxHeight: 800,
-    jpegQualityDefault: 80,
-  },
   upload: {
     files: 16,
     decodedBytes: 4 * MiB,
@@ -108,16 +73,6 @@ export const limits = {
     policyMaxMs: 30_000,
     /** Dialog messages kept in results (characters). */
     messageLength: 1024,
-  },
-  diagnostics: {
-    ring: 200,
-    consoleTextBytes: 2 * KiB,
-  },
-  trace: {
-    /** A trace stops itself after this long (ms). */
-    maxDurationMs: 5 * 60_000,
-    /** Largest trace archive returned (bytes; base64 in a response stays under the worker's 33 MiB). */
-    maxBytes: 16 * MiB,
   },
   waitFor: {
     timeoutDefaultMs: 10_000,
@@ -147,6 +102,66 @@ export const limits = {
     controlTtlDefaultMs: 30_000,
     maxSessionsMax: 256,
   },
+} as const;
+
+/**
+ * Limits of the command vocabulary and its results: {@link callerLimits} and
+ * the engine's and the manager's own. Built in a pure function, so a bundle
+ * that reads only `callerLimits` drops the rest.
+ */
+export const limits = /* @__PURE__ */ (() => ({
+  ...callerLimits,
+  /** Longest `evaluate` expression (characters). */
+  expressionLength: 64 * KiB,
+  /** Largest JSON result of `evaluate` (UTF-8 bytes). */
+  evaluateResultBytes: 1 * MiB,
+  /** Deepest nesting of arrays and objects in an `evaluate` result. */
+  evaluateResultDepth: 100,
+  /** Largest `content` result (UTF-8 bytes); longer HTML is cut and marked. */
+  contentBytes: 4 * MiB,
+  /** Ceilings of the action and navigation timeouts (ms). */
+  actionTimeoutMaxMs: 120_000,
+  navigationTimeoutMaxMs: 120_000,
+  /** Steps of `dragCoordinates`: default and ceiling. */
+  dragStepsDefault: 10,
+  dragStepsMax: 100,
+  /** Pages a session may have open, counting those the site opened itself (popups past it are closed). */
+  pagesPerSession: 16,
+  /**
+   * How long an observation waits for a main-frame navigation that has not
+   * committed yet (Chromium runs no script on the page meanwhile) before it
+   * says so instead of reading (ms).
+   */
+  pendingNavigationGraceMs: 3_000,
+  /**
+   * Longest an action waits, past its own work, for a window its input
+   * announced to arrive as a page (within the command's budget; ms). Past
+   * it, the next action result reports the page.
+   */
+  popupArrivalMaxMs: 2_000,
+  inspect: {
+    elementsDefault: 100,
+    elementsMax: 500,
+    textLengthDefault: 256,
+    textLengthMax: 4096,
+    totalBytesMax: 4 * MiB,
+  },
+  screenshot: {
+    /** The agent path never returns a larger image (CSS pixels × scale). */
+    agentMaxWidth: 1280,
+    agentMaxHeight: 800,
+    jpegQualityDefault: 80,
+  },
+  diagnostics: {
+    ring: 200,
+    consoleTextBytes: 2 * KiB,
+  },
+  trace: {
+    /** A trace stops itself after this long (ms). */
+    maxDurationMs: 5 * 60_000,
+    /** Largest trace archive returned (bytes; base64 in a response stays under the worker's 33 MiB). */
+    maxBytes: 16 * MiB,
+  },
   recording: {
     frameIntervalMs: 5_000,
     framesPerRecording: 120,
@@ -154,4 +169,4 @@ export const limits = {
     bytesPerManager: 64 * MiB,
     ttlDefaultMs: 7 * 24 * 60 * 60_000,
   },
-} as const;
+}) as const)();

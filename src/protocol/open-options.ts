@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { limits } from "./limits.js";
+import { callerLimits } from "./limits.js";
 import { integerIn, nonEmptyString, profileId } from "./fields.js";
 
 /** Options for opening a browser session. */
@@ -9,8 +9,8 @@ export const OpenOptionsSchema = v.strictObject({
   /** Viewport in CSS pixels. */
   viewport: v.optional(
     v.strictObject({
-      width: integerIn(limits.viewport.widthMin, limits.viewport.widthMax),
-      height: integerIn(limits.viewport.heightMin, limits.viewport.heightMax),
+      width: integerIn(callerLimits.viewport.widthMin, callerLimits.viewport.widthMax),
+      height: integerIn(callerLimits.viewport.heightMin, callerLimits.viewport.heightMax),
     }),
   ),
   /** A client-made tag that identifies this open for reconciliation. */

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { limits } from "./limits.js";
+import { callerLimits } from "./limits.js";
 
 /** Every ARIA role that `{ by: "role" }` accepts (the set Playwright's getByRole knows). */
 export const ariaRoles = [
@@ -20,7 +20,7 @@ export const targetText = (what: string) =>
   v.pipe(
     v.string(`expected ${what} as a string`),
     v.minLength(1, `expected a non-empty ${what}`),
-    v.maxLength(limits.targetText, `${what} longer than ${limits.targetText} characters`),
+    v.maxLength(callerLimits.targetText, `${what} longer than ${callerLimits.targetText} characters`),
   );
 
 /** Fields every target may carry: exact matching, an iframe chain and an explicit index. */
@@ -31,7 +31,7 @@ const targetCommon = {
   frame: v.optional(
     v.pipe(
       v.array(targetText("iframe selector"), "expected an array of iframe selectors"),
-      v.maxLength(limits.frameChain, `at most ${limits.frameChain} nested frames`),
+      v.maxLength(callerLimits.frameChain, `at most ${callerLimits.frameChain} nested frames`),
     ),
   ),
   /** Zero-based index among the matches; without it more than one match is an error. */
@@ -40,7 +40,7 @@ const targetCommon = {
       v.number("expected a number"),
       v.integer("expected an integer"),
       v.minValue(0, "expected a zero-based index ≥ 0"),
-      v.maxValue(limits.nthMax, `expected an index ≤ ${limits.nthMax}`),
+      v.maxValue(callerLimits.nthMax, `expected an index ≤ ${callerLimits.nthMax}`),
     ),
   ),
 };

@@ -1,4 +1,4 @@
-import { limits } from "./limits.js";
+import { callerLimits } from "./limits.js";
 import type { TextChange } from "./results.js";
 
 /**
@@ -31,7 +31,7 @@ function missingFrom(from: readonly string[], other: readonly string[]): string[
   });
 }
 
-const clip = (line: string) => (line.length > limits.textChange.lineLength ? `${line.slice(0, limits.textChange.lineLength - 1)}…` : line);
+const clip = (line: string) => (line.length > callerLimits.textChange.lineLength ? `${line.slice(0, callerLimits.textChange.lineLength - 1)}…` : line);
 
 /** The change from `before` to `after` (both visible text), bounded. */
 export function diffText(before: string, after: string): TextChange {
@@ -40,8 +40,8 @@ export function diffText(before: string, after: string): TextChange {
   const added = missingFrom(afterLines, beforeLines);
   const removed = missingFrom(beforeLines, afterLines);
   return {
-    added: added.slice(0, limits.textChange.lines).map(clip),
-    removed: removed.slice(0, limits.textChange.lines).map(clip),
+    added: added.slice(0, callerLimits.textChange.lines).map(clip),
+    removed: removed.slice(0, callerLimits.textChange.lines).map(clip),
     addedCount: added.length,
     removedCount: removed.length,
   };
@@ -69,8 +69,8 @@ export function combineTextChanges(changes: readonly TextChange[]): TextChange {
     removedCount += change.removedCount - cancelledAdds - cancelledRemoves;
   }
   return {
-    added: added.slice(0, limits.textChange.lines),
-    removed: removed.slice(0, limits.textChange.lines),
+    added: added.slice(0, callerLimits.textChange.lines),
+    removed: removed.slice(0, callerLimits.textChange.lines),
     addedCount: Math.max(addedCount, added.length),
     removedCount: Math.max(removedCount, removed.length),
   };

@@ -8,14 +8,14 @@
 import * as v from "valibot";
 import { errorFamily, type StationBrowserErrorCode, type StationBrowserErrorDetails } from "../errors.js";
 import { integerIn, nonEmptyString } from "./fields.js";
-import { limits } from "./limits.js";
+import { callerLimits } from "./limits.js";
 import { OpenOptionsSchema } from "./open-options.js";
 import { performActions } from "./perform.js";
 
 const sessionId = nonEmptyString(128, "session id");
 const opaqueId = (what: string) => v.pipe(nonEmptyString(128, what), v.regex(/^[A-Za-z0-9_.:-]+$/, `expected a ${what}`));
 const token = nonEmptyString(256, "control token");
-const ttlMs = v.optional(integerIn(limits.manager.controlTtlMinMs, limits.manager.controlTtlMaxMs));
+const ttlMs = v.optional(integerIn(callerLimits.manager.controlTtlMinMs, callerLimits.manager.controlTtlMaxMs));
 const request = <const Method extends string, const Entries extends v.ObjectEntries>(method: Method, entries: Entries) =>
   v.strictObject({ method: v.literal(method), ...entries });
 

@@ -3,7 +3,7 @@ import { diagnosticsSince, downloadOffset } from "../../protocol/command-fields.
 import type { BrowserCommand } from "../../protocol/commands.js";
 import { ValidationError } from "../../errors.js";
 import { PointSchema, choice, clickCount, downloadId, mouseButton } from "../../protocol/fields.js";
-import { limits } from "../../protocol/limits.js";
+import { callerLimits } from "../../protocol/limits.js";
 import type { CommandResult, DiagnosticsEvent } from "../../protocol/results.js";
 import { defineBrowserTool, hints } from "../define-tool.js";
 import { described, sessionInput } from "../fields.js";
@@ -97,7 +97,7 @@ export const downloadsTool = defineBrowserTool({
   annotations: hints("Downloads"),
   async run(input, context) {
     if (input.action !== "list" && input.download === undefined) throw new ValidationError("input.download", `required with action "${input.action}"`);
-    const length = Math.min(context.options.maxTextBytes, limits.downloads.readBytesMax);
+    const length = Math.min(context.options.maxTextBytes, callerLimits.downloads.readBytesMax);
     const command: BrowserCommand =
       input.action === "list"
         ? { op: "downloads" }

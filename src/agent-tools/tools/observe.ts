@@ -1,7 +1,7 @@
 import * as v from "valibot";
 import { screenshotFormat, screenshotQuality, waitState, waitTimeout } from "../../protocol/command-fields.js";
 import { choice, integerIn } from "../../protocol/fields.js";
-import { limits } from "../../protocol/limits.js";
+import { callerLimits } from "../../protocol/limits.js";
 import type { CommandResult, InspectedElement } from "../../protocol/results.js";
 import { targetText } from "../../protocol/target.js";
 import { defineBrowserTool, hints, type ToolContext } from "../define-tool.js";
@@ -30,7 +30,7 @@ export const observeTool = defineBrowserTool({
     "what to act on, and after a navigation.",
   input: sessionInput({
     mode: v.optional(described(choice(observeModes), "What to read (default aria).")),
-    maxBytes: v.optional(described(integerIn(1024, limits.accessibility.bytesMax), "Largest snapshot in bytes (the toolset's text limit applies anyway).")),
+    maxBytes: v.optional(described(integerIn(1024, callerLimits.accessibility.bytesMax), "Largest snapshot in bytes (the toolset's text limit applies anyway).")),
   }),
   annotations: hints("Observe page", { readOnlyHint: true, openWorldHint: true }),
   async run(input, context) {

@@ -20,8 +20,8 @@ export interface ToolContext {
 export interface BrowserToolDefinition<Schema extends v.GenericSchema = v.GenericSchema> {
   /** Starts with `station_browser_`. */
   name: `station_browser_${string}`;
-  /** `default`, or the option group that enables it. */
-  group: "default" | AgentToolGroup;
+  /** The option group that enables it; absent for the default tools. */
+  group?: AgentToolGroup;
   /** Written for the model: what it does, when to use it and when not. */
   description: string;
   /** The input: a valibot schema whose every field has a description. */

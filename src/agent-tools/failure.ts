@@ -1,5 +1,5 @@
 import { isStationBrowserError, isValidationError, type StationBrowserErrorCode } from "../errors.js";
-import { addPage, textReply, type ToolReply } from "./reply.js";
+import { addPage, outcomeReply, textReply, type ToolReply } from "./reply.js";
 import { describeThrown } from "./thrown.js";
 
 /** What a failed call was about. */
@@ -60,6 +60,13 @@ export const failureHints: Record<Exclude<StationBrowserErrorCode, (typeof unhin
 const unknownAdvice =
   "It may or may not have taken effect. Call station_browser_observe to see the page before deciding; do not repeat it blindly.";
 
+/**
+ * The reply of a call that may or may not have taken effect: cancelled while
+ * it ran, or its answer lost. `advice` says what to do next.
+ */
+export const unknownReply = (action: string, cancelled: boolean, advice: string): ToolReply =>
+  outcomeReply("unknown", `${action}: ${cancelled ? "the call was cancelled while it ran" : "its completion could not be confirmed"}.`, advice);
+
 /** A `ValidationError` of the protocol, with `command.*` renamed to where the field sits in the tool input. */
 export function renameField(field: string, fieldRoot: string): string {
   return field === "command" || field.startsWith("command.") || field.startsWith("command[") ? fieldRoot + field.slice("command".length) : field;
@@ -89,20 +96,19 @@ export function failureReply(error: unknown, context: FailureContext): ToolReply
   // Reading has no effect, so a read whose answer was lost simply failed.
   const unknown = context.mutating && (code === "outcome_unknown" || (cancelled && !notStarted));
   if (unknown) {
-    const reason = cancelled ? "the call was cancelled while it ran" : "its completion could not be confirmed";
-    const reply = textReply([`outcome: unknown — ${context.action}: ${reason}.`, unknownAdvice], true);
+    const reply = unknownReply(context.action, cancelled, unknownAdvice);
     // What the browser said: where the page is now and what to check (it may quote the page, so it is fenced).
     if (code === "outcome_unknown" && context.pageAction) addPage(reply, message);
     return reply;
   }
-  if (cancelled) return textReply([`outcome: failed — ${context.action} was cancelled${notStarted ? " before it ran" : ""}.`], true);
+  if (cancelled) return outcomeReply("failed", `${context.action} was cancelled${notStarted ? " before it ran" : ""}.`);
   const hint = code ? (failureHints as Partial<Record<StationBrowserErrorCode, string>>)[code] : undefined;
   const label = code ?? "error";
   if (code === undefined || pageQuotingCodes.has(code)) {
-    const reply = textReply([`outcome: failed — ${context.action} (${label}); details from the browser:`], true);
+    const reply = outcomeReply("failed", `${context.action} (${label}); details from the browser:`);
     addPage(reply, message);
     if (hint) reply.parts.push({ kind: "text", text: hint });
     return reply;
   }
-  return textReply([`outcome: failed — ${context.action} (${label}): ${message}`, ...(hint ? [hint] : [])], true);
+  return outcomeReply("failed", `${context.action} (${label}): ${message}`, ...(hint ? [hint] : []));
 }

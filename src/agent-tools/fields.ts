@@ -68,6 +68,11 @@ export const targetField = (description: string) =>
     description,
   );
 
+/** `record` without its undefined entries (protocol commands are strict about what they carry): optional tool fields pass on as command fields. */
+export function definedOnly<T extends Record<string, unknown>>(record: T): Partial<T> {
+  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
+
 /** The protocol target of a parsed target field. */
 export const toTarget = (value: string | Target): Target => (typeof value === "string" ? { by: "ref", ref: value } : value);
 

@@ -21,6 +21,17 @@ export function textReply(lines: readonly string[], isError = false): ToolReply 
   return { isError, parts: lines.map((text) => ({ kind: "text", text })), images: [] };
 }
 
+/** How a call ended, as the first line of its result says. */
+export type Outcome = "ok" | "failed" | "unknown";
+
+/**
+ * A reply whose first line states the outcome (`outcome: ok — click`),
+ * followed by `more` lines of our own; an error reply unless `ok`.
+ */
+export function outcomeReply(outcome: Outcome, text: string, ...more: string[]): ToolReply {
+  return textReply([`outcome: ${outcome} — ${text}`, ...more], outcome !== "ok");
+}
+
 /** Adds a line of our own text. */
 export function addText(reply: ToolReply, text: string): ToolReply {
   reply.parts.push({ kind: "text", text });

@@ -6,7 +6,7 @@ import type { ToolContext } from "./define-tool.js";
 import { failureReply } from "./failure.js";
 import { agentToolLimits } from "./limits.js";
 import { summarizeChange, type ChangeSummary } from "./page-probe.js";
-import { addPage, addText, textReply, type ToolReply } from "./reply.js";
+import { addPage, addText, outcomeReply, type ToolReply } from "./reply.js";
 import { CancelledError, isRefusal, refusalReply, type SeenPage, type SessionEntry } from "./sessions.js";
 
 /**
@@ -24,7 +24,7 @@ export async function onSession(
   try {
     return await context.sessions.exclusive(entry, context.signal, () => work(entry));
   } catch (error) {
-    if (error instanceof CancelledError) return textReply(["outcome: failed — cancelled before it started."], true);
+    if (error instanceof CancelledError) return outcomeReply("failed", "cancelled before it started.");
     throw error;
   }
 }
@@ -105,7 +105,7 @@ export async function runSteps(context: ToolContext, entry: SessionEntry, steps:
     // The engine says whether the text may sit in a password field; a result that does not say counts as yes.
     if (step.typed !== undefined && last.sensitive !== false) rememberPassword(context, step.typed);
   }
-  if (last === undefined) return textReply([`outcome: ok — ${what}`]);
+  if (last === undefined) return outcomeReply("ok", what);
   const extra = runOptions.note?.(last);
   const known = runOptions.requestedUrl === undefined ? entry.seen : { url: withoutQuery(runOptions.requestedUrl), title: entry.seen?.title ?? "" };
   // After a navigation a new URL or title says where the page went; lines are previewed only when
@@ -116,7 +116,7 @@ export async function runSteps(context: ToolContext, entry: SessionEntry, steps:
   const facts = actionFacts(last, known, change);
   entry.seen = { url: last.url, title: last.title };
   const outcome = [`${what}`, extra, facts.outcome].filter((part) => part !== undefined && part !== "").join("; ");
-  return addPage(textReply([`outcome: ok — ${outcome}`, ...facts.lines]), facts.page.join("\n"));
+  return addPage(outcomeReply("ok", outcome, ...facts.lines), facts.page.join("\n"));
 }
 
 /** Failures raised before any key can reach the page: a refused call, a target that did not resolve. */

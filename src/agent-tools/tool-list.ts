@@ -6,7 +6,7 @@ import { dialogTool, navigateTool, pagesTool } from "./tools/navigate.js";
 import { observeTool, screenshotTool, waitTool } from "./tools/observe.js";
 import { checkpointTool, closeTool, openTool } from "./tools/session.js";
 
-/** Every tool definition, in the order a model reads them; groups other than `default` need an option. */
+/** Every tool definition, in the order a model reads them; a tool with a `group` needs that option. */
 export function browserToolDefinitions(): BrowserToolDefinition[] {
   return [
     openTool,

@@ -65,8 +65,6 @@ export interface BrowserAgentTools {
   reconcile(): Promise<ReconcileReport>;
 }
 
-const defaultGroup = "default";
-
 /**
  * Creates the browser tools for one agent: scoped to the sessions this
  * toolset opens (the model sees aliases `s1`, `s2`…), bounded results,
@@ -93,7 +91,7 @@ export function createBrowserAgentTools(options: BrowserAgentToolsOptions): Brow
   const render = (reply: ToolReply): ToolResult => renderReply(reply, { maxBytes: resolved.maxTextBytes, redactor });
 
   const tools = browserToolDefinitions()
-    .filter((definition) => definition.group === defaultGroup || resolved.groups.has(definition.group))
+    .filter((definition) => definition.group === undefined || resolved.groups.has(definition.group))
     .map((definition) => bindTool(definition, base, render));
 
   const reconcile = async (): Promise<ReconcileReport> => {

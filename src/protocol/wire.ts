@@ -52,7 +52,7 @@ export const workerRequestSchemas = {
 
 /** Every worker method. */
 export type WorkerMethod = keyof typeof workerRequestSchemas;
-export const workerMethods = Object.keys(workerRequestSchemas) as WorkerMethod[];
+export const workerMethods = /* @__PURE__ */ Object.keys(workerRequestSchemas) as WorkerMethod[];
 
 /** A request body of the given method. */
 export type WorkerRequest<Method extends WorkerMethod = WorkerMethod> = v.InferOutput<(typeof workerRequestSchemas)[Method]>;

@@ -6,8 +6,8 @@ import { PointSchema, choice, clickCount, downloadId, mouseButton } from "../../
 import { callerLimits } from "../../protocol/limits.js";
 import type { CommandResult, DiagnosticsEvent } from "../../protocol/results.js";
 import { defineBrowserTool, hints } from "../define-tool.js";
-import { described, sessionInput } from "../fields.js";
-import { addPage, textReply, type ToolReply } from "../reply.js";
+import { definedOnly, described, sessionInput } from "../fields.js";
+import { addPage, outcomeReply, textReply, type ToolReply } from "../reply.js";
 import type { ActionCommand } from "../run-action.js";
 import { runAction, runCommand } from "../run-command.js";
 
@@ -61,7 +61,7 @@ export const diagnosticsTool = defineBrowserTool({
   }),
   annotations: hints("Diagnostics", { readOnlyHint: true, idempotentHint: true }),
   async run(input, context) {
-    return runCommand(context, input.session, { op: "diagnostics", ...(input.since === undefined ? {} : { since: input.since }) }, "diagnostics", (result, entry) => {
+    return runCommand(context, input.session, { op: "diagnostics", ...definedOnly({ since: input.since }) }, "diagnostics", (result, entry) => {
       const reply = textReply([
         `${entry.alias}: ${result.events.length} events${result.dropped ? `, ${result.dropped} dropped before they were read` : ""}; next since: ${result.nextSeq}`,
       ]);
@@ -121,7 +121,7 @@ function describeDownloads(result: DownloadsResult, alias: string): ToolReply {
     if (text === undefined) return textReply([`${result.downloadId}: binary content (${range}); it cannot be shown as text`]);
     return addPage(textReply([`${result.downloadId} (${range}):`]), text);
   }
-  return textReply([`outcome: ok — ${result.downloadId} deleted`]);
+  return outcomeReply("ok", `${result.downloadId} deleted`);
 }
 
 /** UTF-8 text of base64 bytes, or undefined when they are not UTF-8 text. */

@@ -39,7 +39,6 @@ const fieldKinds = ["value", "secret", "checked", "option"] as const;
 
 export const fillTool = defineBrowserTool({
   name: "station_browser_fill",
-  group: "default",
   description:
     "Sets form fields in order, stopping at the first failure: text fields (value or secret), checkboxes and radios (checked), " +
     "selects (option). It does not submit: click the submit button or press Enter with station_browser_type, which also suits " +
@@ -74,7 +73,6 @@ export const fillTool = defineBrowserTool({
 
 export const typeTool = defineBrowserTool({
   name: "station_browser_type",
-  group: "default",
   description:
     "Types text key by key into target (or the focused element), then presses key if given (Enter, Tab, Escape, ArrowDown, " +
     "Control+A…). For search-as-you-type, Enter and shortcuts; station_browser_fill sets plain fields faster.",
@@ -112,7 +110,6 @@ const UploadFileSchema = v.strictObject(
 
 export const uploadTool = defineBrowserTool({
   name: "station_browser_upload",
-  group: "default",
   description:
     "Sets the files of a file input (1-16 files, 4 MiB in total, as base64). It does not submit the form. Only upload files the " +
     "user gave you for this purpose.",

@@ -2,14 +2,13 @@ import * as v from "valibot";
 import { scrollDelta } from "../../protocol/command-fields.js";
 import { clickCount, modifiers, mouseButton } from "../../protocol/fields.js";
 import { defineBrowserTool, hints } from "../define-tool.js";
-import { described, sessionInput, targetField, toTarget } from "../fields.js";
+import { definedOnly, described, sessionInput, targetField, toTarget } from "../fields.js";
 import { runAction } from "../run-command.js";
 
 /** click · hover · scroll · drag: acting on elements with the pointer. */
 
 export const clickTool = defineBrowserTool({
   name: "station_browser_click",
-  group: "default",
   description:
     "Clicks an element (button, link, tab, menu item); reports whether the page navigated or opened pages or a dialog, and what " +
     "text changed. For text fields, checkboxes and selects use station_browser_fill; for keys, station_browser_type.",
@@ -28,7 +27,6 @@ export const clickTool = defineBrowserTool({
 
 export const hoverTool = defineBrowserTool({
   name: "station_browser_hover",
-  group: "default",
   description: "Moves the mouse over an element (to open a hover menu or show a tooltip) and reports what changed. Not needed before a click.",
   input: sessionInput({ target: targetField("The element to hover.") }),
   annotations: hints("Hover", { idempotentHint: true, openWorldHint: true }),
@@ -39,7 +37,6 @@ export const hoverTool = defineBrowserTool({
 
 export const scrollTool = defineBrowserTool({
   name: "station_browser_scroll",
-  group: "default",
   description:
     "Scrolls an element into view (target only), an element's scroll area (target and deltas) or the page (deltas only), e.g. to " +
     "load more of an endless list. No need to scroll before a click: refs work outside the viewport.",
@@ -57,7 +54,6 @@ export const scrollTool = defineBrowserTool({
 
 export const dragTool = defineBrowserTool({
   name: "station_browser_drag",
-  group: "default",
   description: "Drags one element and drops it on another, e.g. to reorder a list or move a card to another column.",
   input: sessionInput({ from: targetField("The element to drag."), to: targetField("The element to drop it on.") }),
   annotations: hints("Drag and drop", { destructiveHint: true, openWorldHint: true }),
@@ -65,8 +61,3 @@ export const dragTool = defineBrowserTool({
     return runAction(context, input.session, { op: "drag", from: toTarget(input.from), to: toTarget(input.to) });
   },
 });
-
-/** `record` without its undefined entries (protocol commands are strict about what they carry). */
-export function definedOnly<T extends Record<string, unknown>>(record: T): Partial<T> {
-  return Object.fromEntries(Object.entries(record).filter(([, value]) => value !== undefined)) as Partial<T>;
-}

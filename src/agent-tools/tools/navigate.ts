@@ -3,8 +3,8 @@ import { dialogAction, dialogTimeout, promptText, url } from "../../protocol/com
 import { choice, pageId } from "../../protocol/fields.js";
 import { defineBrowserTool, hints } from "../define-tool.js";
 import { invalidInputReply } from "../failure.js";
-import { described, sessionInput } from "../fields.js";
-import { addPage, textReply } from "../reply.js";
+import { definedOnly, described, sessionInput } from "../fields.js";
+import { addPage, outcomeReply, textReply } from "../reply.js";
 import { describePage, noteSelected, type ActionCommand } from "../run-action.js";
 import { runAction, runCommand } from "../run-command.js";
 
@@ -14,7 +14,6 @@ const historyActions = ["back", "forward", "reload"] as const;
 
 export const navigateTool = defineBrowserTool({
   name: "station_browser_navigate",
-  group: "default",
   description:
     "Loads a URL in the selected page, or goes back, forward or reloads; reports the URL, title and what changed (observe for " +
     "refs). To follow a link, click it; for a new tab, use station_browser_pages.",
@@ -37,7 +36,6 @@ const pageActions = ["list", "new", "select", "close"] as const;
 
 export const pagesTool = defineBrowserTool({
   name: "station_browser_pages",
-  group: "default",
   description:
     "Lists the pages (tabs) of a session, opens a new one (optionally at url), selects or closes one. Other tools act on " +
     "the selected page. List after an action reports new pages (popups). Not for navigating the current page.",
@@ -73,7 +71,6 @@ export const pagesTool = defineBrowserTool({
 
 export const dialogTool = defineBrowserTool({
   name: "station_browser_dialog",
-  group: "default",
   description:
     "Sets how the next JavaScript dialog (alert, confirm, prompt) is answered: accept (optionally with promptText) or dismiss. Call " +
     "it just before the action that opens it; it applies once and expires (default 10 s). Without it, dialogs are dismissed " +
@@ -85,18 +82,13 @@ export const dialogTool = defineBrowserTool({
   }),
   annotations: hints("Dialog policy", { idempotentHint: true }),
   async run(input, context) {
-    const command = {
-      op: "dialog",
-      action: input.action,
-      ...(input.promptText === undefined ? {} : { promptText: input.promptText }),
-      ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
-    } as const;
+    const { session, action, ...rest } = input;
     return runCommand(
       context,
-      input.session,
-      command,
+      session,
+      { op: "dialog", action, ...definedOnly(rest) },
       "dialog policy",
-      (result, entry) => textReply([`outcome: ok — the next dialog in ${entry.alias} will be ${result.action === "accept" ? "accepted" : "dismissed"} (policy expires ${result.expiresAt})`]),
+      (result, entry) => outcomeReply("ok", `the next dialog in ${entry.alias} will be ${result.action === "accept" ? "accepted" : "dismissed"} (policy expires ${result.expiresAt})`),
       true,
     );
   },

@@ -6,10 +6,10 @@ import type { CommandResult, InspectedElement } from "../../protocol/results.js"
 import { targetText } from "../../protocol/target.js";
 import { defineBrowserTool, hints, type ToolContext } from "../define-tool.js";
 import { invalidInputReply } from "../failure.js";
-import { described, refsExplained, sessionInput, targetField, toTarget } from "../fields.js";
+import { definedOnly, described, refsExplained, sessionInput, targetField, toTarget } from "../fields.js";
 import { agentToolLimits } from "../limits.js";
 import { readText } from "../page-probe.js";
-import { addPage, textReply, type ToolReply } from "../reply.js";
+import { addPage, outcomeReply, textReply, type ToolReply } from "../reply.js";
 import { actionFacts } from "../run-action.js";
 import { runCommand, tryOnSession } from "../run-command.js";
 import type { SessionEntry } from "../sessions.js";
@@ -23,7 +23,6 @@ const observeModes = ["aria", "interactive", "dom", "text"] as const;
 
 export const observeTool = defineBrowserTool({
   name: "station_browser_observe",
-  group: "default",
   description:
     `Reads the selected page as text. aria (default): an accessibility tree; ${refsExplained}. interactive: only controls ` +
     "(smaller). dom: elements with CSS-pixel boxes, no refs. text: the visible text, no refs. Use it, not a screenshot, to find " +
@@ -82,7 +81,6 @@ function describeElement(element: InspectedElement): string {
 
 export const screenshotTool = defineBrowserTool({
   name: "station_browser_screenshot",
-  group: "default",
   description:
     "Returns an image of the selected page's viewport (at most 1280x800) for layout, images, charts or visual state that text " +
     "cannot show. Do not use it to find elements to act on: use station_browser_observe, which gives refs.",
@@ -92,8 +90,8 @@ export const screenshotTool = defineBrowserTool({
   }),
   annotations: hints("Screenshot", { readOnlyHint: true, idempotentHint: true, openWorldHint: true }),
   async run(input, context) {
-    const command = { op: "screenshot", ...(input.format ? { format: input.format } : {}), ...(input.quality ? { quality: input.quality } : {}) } as const;
-    return runCommand(context, input.session, command, "screenshot", (shot, entry) => {
+    const { session, ...rest } = input;
+    return runCommand(context, session, { op: "screenshot", ...definedOnly(rest) }, "screenshot", (shot, entry) => {
       const scale = shot.scale === 1 ? "" : `; scale ${shot.scale} (image pixels per CSS pixel)`;
       return { isError: false, parts: [{ kind: "text", text: `screenshot of ${entry.alias}: ${shot.width}×${shot.height} ${shot.mimeType}${scale}` }], images: [{ mimeType: shot.mimeType, base64: shot.base64 }] };
     });
@@ -102,7 +100,6 @@ export const screenshotTool = defineBrowserTool({
 
 export const waitTool = defineBrowserTool({
   name: "station_browser_wait",
-  group: "default",
   description:
     "Waits until an element (target) or a text appears on the selected page, or, with state hidden, goes. Use it after an action " +
     "that starts slow loading; not as a pause, nor for what is already shown (observe instead).",
@@ -115,18 +112,13 @@ export const waitTool = defineBrowserTool({
   annotations: hints("Wait for element or text", { readOnlyHint: true, idempotentHint: true, openWorldHint: true }),
   async run(input, context) {
     if ((input.target === undefined) === (input.text === undefined)) return invalidInputReply("input.target: give exactly one of target or text");
-    const command = {
-      op: "waitFor",
-      ...(input.target === undefined ? {} : { target: toTarget(input.target) }),
-      ...(input.text === undefined ? {} : { text: input.text }),
-      ...(input.state === undefined ? {} : { state: input.state }),
-      ...(input.timeoutMs === undefined ? {} : { timeoutMs: input.timeoutMs }),
-    } as const;
-    return runCommand(context, input.session, command, "wait", (result, entry) => {
+    const { session, target, ...rest } = input;
+    const command = { op: "waitFor", ...(target === undefined ? {} : { target: toTarget(target) }), ...definedOnly(rest) } as const;
+    return runCommand(context, session, command, "wait", (result, entry) => {
       // A wait reports no text change: the outcome line says where the page is only when that is news.
       const facts = actionFacts(result, entry.seen);
       entry.seen = { url: result.url, title: result.title };
-      return addPage(textReply([`outcome: ok — waited${facts.outcome ? `; ${facts.outcome}` : ""}`]), facts.page.join("\n"));
+      return addPage(outcomeReply("ok", `waited${facts.outcome ? `; ${facts.outcome}` : ""}`), facts.page.join("\n"));
     });
   },
 });

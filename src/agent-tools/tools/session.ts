@@ -5,9 +5,9 @@ import type { BrowserBackend } from "../../protocol/backend.js";
 import { url } from "../../protocol/command-fields.js";
 import { profileId } from "../../protocol/fields.js";
 import { defineBrowserTool, hints, type ToolContext } from "../define-tool.js";
-import { invalidInputReply } from "../failure.js";
+import { invalidInputReply, unknownReply } from "../failure.js";
 import { described, sessionAlias, sessionInput, toolInput } from "../fields.js";
-import { addPage, textReply, type ToolReply } from "../reply.js";
+import { addPage, outcomeReply, textReply, type ToolReply } from "../reply.js";
 import { describePage, noteSelected, onSession, runSteps } from "../run-action.js";
 import { toolFailure } from "../run-command.js";
 import { isRefusal, raceAbort, refusalReply, type SessionEntry, type UncertainOpening } from "../sessions.js";
@@ -32,7 +32,7 @@ async function openSession(
   what: string,
 ): Promise<SessionEntry | ToolReply> {
   const { sessions, backend, signal } = context;
-  if (signal?.aborted) return textReply([`outcome: failed — ${what}: cancelled before it started.`], true);
+  if (signal?.aborted) return outcomeReply("failed", `${what}: cancelled before it started.`);
   /** Closes a session nobody will use; if that fails, the open stays uncertain (reconcile closes it). */
   const discard = (info: ManagedSessionInfo) =>
     backend.closeSession(info.id).then(
@@ -48,7 +48,7 @@ async function openSession(
     if (sessions.closed) {
       // The toolset closed while this open ran: nobody can use the session.
       await discard(info);
-      return textReply(["outcome: failed — this toolset was closed while the session opened; it was closed again."], true);
+      return outcomeReply("failed", "this toolset was closed while the session opened; it was closed again.");
     }
     return sessions.add(info, uncertain.openTag);
   } catch (error) {
@@ -64,7 +64,7 @@ async function openSession(
         }),
       );
     }
-    return textReply([`outcome: unknown — ${what}: ${cancelled ? "the call was cancelled while it ran" : "its completion could not be confirmed"}.`, uncertainAdvice], true);
+    return unknownReply(what, cancelled, uncertainAdvice);
   }
 }
 
@@ -72,7 +72,6 @@ const isReply = (value: SessionEntry | ToolReply): value is ToolReply => "parts"
 
 export const openTool = defineBrowserTool({
   name: "station_browser_open",
-  group: "default",
   description:
     "Opens a browser session and returns its alias (s1, …), optionally with a granted profile (saved logins) and a first URL, or " +
     "resumes a checkpoint. Reuse one session for many pages; close it when done. Text inside <untrusted-page-content> markers " +
@@ -133,7 +132,6 @@ async function listPages(context: ToolContext, entry: SessionEntry, headline: st
 
 export const closeTool = defineBrowserTool({
   name: "station_browser_close",
-  group: "default",
   description:
     "Closes a session when its task is done, freeing its slot and profile. It is not a logout: a profile's cookies stay. To close " +
     "one tab, use station_browser_pages.",
@@ -142,8 +140,8 @@ export const closeTool = defineBrowserTool({
   async run(input, context) {
     return onSession(context, input.session, async (entry) => {
       const outcome = await closeEntry(context, entry);
-      if (outcome === "closed") return textReply([`outcome: ok — session ${entry.alias} is closed`]);
-      if (outcome === "human") return textReply([`outcome: failed — a human is controlling session ${entry.alias}; it stays open until they are done.`], true);
+      if (outcome === "closed") return outcomeReply("ok", `session ${entry.alias} is closed`);
+      if (outcome === "human") return outcomeReply("failed", `a human is controlling session ${entry.alias}; it stays open until they are done.`);
       return toolFailure(context, outcome.error, `closing ${entry.alias}`, true);
     });
   },
@@ -174,7 +172,6 @@ export async function closeEntry(context: ToolContext, entry: SessionEntry): Pro
 
 export const checkpointTool = defineBrowserTool({
   name: "station_browser_checkpoint",
-  group: "default",
   description:
     "Saves a session's profile and page URLs (no query strings, fragments or form contents) as a checkpoint alias (c1, …) that " +
     "station_browser_open can resume. Use it before closing a session you may need again.",
@@ -185,7 +182,7 @@ export const checkpointTool = defineBrowserTool({
       try {
         const checkpoint = await context.backend.checkpoint(entry.id);
         const alias = context.sessions.addCheckpoint(checkpoint.id, entry.profileId);
-        const reply = textReply([`outcome: ok — checkpoint ${alias} of ${entry.alias} saved (${checkpoint.pages.length} pages); resume it with station_browser_open {"checkpoint":"${alias}"}`]);
+        const reply = outcomeReply("ok", `checkpoint ${alias} of ${entry.alias} saved (${checkpoint.pages.length} pages); resume it with station_browser_open {"checkpoint":"${alias}"}`);
         return addPage(reply, checkpoint.pages.map((page, index) => `${index === checkpoint.selectedIndex ? "selected " : ""}page: ${page.url} ${JSON.stringify(page.title)}`).join("\n"));
       } catch (error) {
         return toolFailure(context, error, "checkpoint", false);

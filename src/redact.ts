@@ -89,30 +89,30 @@ export function secretForms(value: string): string[] {
  */
 export class Redactor {
   /** Value form → replacement, longest first when applied. */
-  private readonly forms = new Map<string, string>();
-  private ordered: [string, string][] | undefined;
+  readonly #forms = new Map<string, string>();
+  #ordered: [string, string][] | undefined;
 
   /** Redacts `value` from now on, replaced by `label`. A form already redacted keeps its first label. */
   add(value: string, label: string): void {
     for (const form of secretForms(value)) {
-      if (this.forms.has(form)) continue;
-      this.forms.set(form, label);
-      this.ordered = undefined;
+      if (this.#forms.has(form)) continue;
+      this.#forms.set(form, label);
+      this.#ordered = undefined;
     }
   }
 
   /** True when `value` is already redacted. */
   has(value: string): boolean {
-    return this.forms.has(value);
+    return this.#forms.has(value);
   }
 
   /** `text` with every known form, and every start of one of at least {@link minimumPrefix} characters, replaced. */
   apply(text: string): string {
-    if (this.forms.size === 0) return text;
-    this.ordered ??= [...this.forms].sort(([a], [b]) => b.length - a.length);
+    if (this.#forms.size === 0) return text;
+    this.#ordered ??= [...this.#forms].sort(([a], [b]) => b.length - a.length);
     let result = text;
-    for (const [form, label] of this.ordered) if (result.includes(form)) result = result.split(form).join(label);
-    return redactStarts(result, this.ordered);
+    for (const [form, label] of this.#ordered) if (result.includes(form)) result = result.split(form).join(label);
+    return redactStarts(result, this.#ordered);
   }
 }
 

@@ -54,14 +54,14 @@ const clientHint = /[.;] to find out: [\s\S]*$/i;
  * opening is uncertain) is decided here.
  */
 export class SessionRegistry {
-  private sessionCounter = 0;
-  private checkpointCounter = 0;
-  private readonly sessions = new Map<string, SessionEntry>();
-  private readonly checkpoints = new Map<string, { id: string; profileId: string | undefined }>();
+  #sessionCounter = 0;
+  #checkpointCounter = 0;
+  readonly #sessions = new Map<string, SessionEntry>();
+  readonly #checkpoints = new Map<string, { id: string; profileId: string | undefined }>();
   /** Every backend id ever seen → its alias, to keep ids out of messages. */
-  private readonly aliasOfId = new Map<string, string>();
-  private readonly reservedProfiles = new Set<string>();
-  private opening = 0;
+  readonly #aliasOfId = new Map<string, string>();
+  readonly #reservedProfiles = new Set<string>();
+  #opening = 0;
   readonly uncertain = new Set<UncertainOpening>();
   /** Opens (and resumes) still running, including cancelled ones whose session may yet arrive. */
   readonly inflight = new Set<Promise<unknown>>();
@@ -79,10 +79,13 @@ export class SessionRegistry {
     while (this.inflight.size > 0) await Promise.allSettled([...this.inflight]);
   }
 
-  constructor(
-    private readonly maxSessions: number,
-    private readonly profileIds: ReadonlySet<string>,
-  ) {}
+  readonly #maxSessions: number;
+  readonly #profileIds: ReadonlySet<string>;
+
+  constructor(maxSessions: number, profileIds: ReadonlySet<string>) {
+    this.#maxSessions = maxSessions;
+    this.#profileIds = profileIds;
+  }
 
   /** Holds a slot (and the profile) for an open, or says why not. */
   reserve(profileId: string | undefined, profileField: string): Reservation | Refusal {
@@ -94,26 +97,26 @@ export class SessionRegistry {
       };
     }
     if (profileId !== undefined) {
-      if (!this.profileIds.has(profileId)) {
-        const granted = [...this.profileIds];
+      if (!this.#profileIds.has(profileId)) {
+        const granted = [...this.#profileIds];
         return { field: profileField, message: granted.length ? `not a granted profile; granted: ${granted.join(", ")}` : "no profiles are granted to this toolset" };
       }
-      const holder = [...this.sessions.values()].find((entry) => entry.profileId === profileId);
+      const holder = [...this.#sessions.values()].find((entry) => entry.profileId === profileId);
       if (holder) return { field: profileField, message: `profile ${profileId} is already open in session ${holder.alias}; use it, or close it first` };
-      if (this.reservedProfiles.has(profileId)) return { field: profileField, message: `profile ${profileId} is being opened by another call` };
+      if (this.#reservedProfiles.has(profileId)) return { field: profileField, message: `profile ${profileId} is being opened by another call` };
     }
-    if (this.sessions.size + this.opening >= this.maxSessions) {
-      return { field: "input", message: `all ${this.maxSessions} sessions of this toolset are open; close one with station_browser_close first` };
+    if (this.#sessions.size + this.#opening >= this.#maxSessions) {
+      return { field: "input", message: `all ${this.#maxSessions} sessions of this toolset are open; close one with station_browser_close first` };
     }
-    this.opening++;
-    if (profileId !== undefined) this.reservedProfiles.add(profileId);
+    this.#opening++;
+    if (profileId !== undefined) this.#reservedProfiles.add(profileId);
     let released = false;
     return {
       release: () => {
         if (released) return;
         released = true;
-        this.opening--;
-        if (profileId !== undefined) this.reservedProfiles.delete(profileId);
+        this.#opening--;
+        if (profileId !== undefined) this.#reservedProfiles.delete(profileId);
       },
     };
   }
@@ -121,26 +124,26 @@ export class SessionRegistry {
   /** Adopts an opened session under a new alias. */
   add(info: ManagedSessionInfo, openTag: string | undefined): SessionEntry {
     const entry: SessionEntry = {
-      alias: `s${++this.sessionCounter}`,
+      alias: `s${++this.#sessionCounter}`,
       id: info.id,
       profileId: info.profileId,
       openTag,
       tail: Promise.resolve(),
     };
-    this.sessions.set(entry.alias, entry);
-    this.aliasOfId.set(info.id, entry.alias);
+    this.#sessions.set(entry.alias, entry);
+    this.#aliasOfId.set(info.id, entry.alias);
     return entry;
   }
 
   /** The session of `alias`, or the only open one when `alias` is left out. */
   get(alias: string | undefined): SessionEntry | Refusal {
     if (alias !== undefined) {
-      const entry = this.sessions.get(alias);
+      const entry = this.#sessions.get(alias);
       if (entry) return entry;
       const open = this.aliases();
       return { field: "input.session", message: `no session ${alias} in this toolset${open.length ? `; open sessions: ${open.join(", ")}` : "; open one with station_browser_open"}` };
     }
-    const [only, ...others] = this.sessions.values();
+    const [only, ...others] = this.#sessions.values();
     if (only && others.length === 0) return only;
     return only
       ? { field: "input.session", message: `required while several sessions are open (${this.aliases().join(", ")})` }
@@ -149,27 +152,27 @@ export class SessionRegistry {
 
   /** Open sessions, in opening order. */
   list(): SessionEntry[] {
-    return [...this.sessions.values()];
+    return [...this.#sessions.values()];
   }
 
   aliases(): string[] {
-    return [...this.sessions.keys()];
+    return [...this.#sessions.keys()];
   }
 
   remove(entry: SessionEntry): void {
-    this.sessions.delete(entry.alias);
+    this.#sessions.delete(entry.alias);
   }
 
   /** Keeps a checkpoint under a new alias (`c1`, …). */
   addCheckpoint(id: string, profileId: string | undefined): string {
-    const alias = `c${++this.checkpointCounter}`;
-    this.checkpoints.set(alias, { id, profileId });
-    this.aliasOfId.set(id, alias);
+    const alias = `c${++this.#checkpointCounter}`;
+    this.#checkpoints.set(alias, { id, profileId });
+    this.#aliasOfId.set(id, alias);
     return alias;
   }
 
   checkpoint(alias: string): { id: string; profileId: string | undefined } | Refusal {
-    return this.checkpoints.get(alias) ?? { field: "input.checkpoint", message: `no checkpoint ${alias} in this toolset` };
+    return this.#checkpoints.get(alias) ?? { field: "input.checkpoint", message: `no checkpoint ${alias} in this toolset` };
   }
 
   /**
@@ -179,7 +182,7 @@ export class SessionRegistry {
    */
   scrub(text: string): string {
     let result = text.replace(clientHint, "").replace(clientContext, "");
-    for (const [id, alias] of this.aliasOfId) if (result.includes(id)) result = result.split(id).join(alias);
+    for (const [id, alias] of this.#aliasOfId) if (result.includes(id)) result = result.split(id).join(alias);
     return result.replace(foreignSession, "[another session]").replace(foreignCheckpoint, "[a checkpoint]").replace(openTagPattern, "[open tag]");
   }
 

@@ -67,7 +67,7 @@ export class BrowserUseClient implements BrowserBackend {
    */
   async open(options: OpenOptions = {}, call: ClientCallOptions = {}): Promise<ManagedSessionInfo> {
     const openTag = options.openTag ?? crypto.randomUUID();
-    const context = this.context("open", { openTag });
+    const context = this.#context("open", { openTag });
     const info = await this.#transport.call(context, { method: "open", options: { ...options, openTag } }, responseSchemas.open, call.signal);
     if (info.openTag !== openTag) {
       throw this.#transport.unreadable(context, 200, `data.openTag: expected the tag that was sent, got ${JSON.stringify(info.openTag)}`);
@@ -84,14 +84,14 @@ export class BrowserUseClient implements BrowserBackend {
     const { controlToken, signal } = resolveExecuteOptions(options);
     const op = (command as { op?: unknown } | null)?.op;
     const body = { method: "execute", id: sessionId, command, controlToken };
-    return (await this.command("execute", sessionId, op, body, signal)) as CommandResult<Command["op"]>;
+    return (await this.#command("execute", sessionId, op, body, signal)) as CommandResult<Command["op"]>;
   }
 
   /** The short form of {@link execute}: `navigate` (URL), `evaluate`, `click` (selector), `type`, `press`, `screenshot`. */
   async perform(sessionId: string, action: PerformAction, value?: string, options?: string | ExecuteOptions): Promise<CommandResult> {
     const { controlToken, signal } = resolveExecuteOptions(options);
     const body = { method: "action", id: sessionId, action, value, controlToken };
-    return (await this.command("action", sessionId, action, body, signal)) as CommandResult;
+    return (await this.#command("action", sessionId, action, body, signal)) as CommandResult;
   }
 
   /**
@@ -99,7 +99,7 @@ export class BrowserUseClient implements BrowserBackend {
    * lease, only their `controlToken` can close it (`ControlLeaseError` otherwise).
    */
   async close(sessionId: string, options: CloseSessionOptions = {}): Promise<void> {
-    await this.onSession("close", sessionId, options.controlToken === undefined ? {} : { controlToken: options.controlToken }, options.signal);
+    await this.#onSession("close", sessionId, options.controlToken === undefined ? {} : { controlToken: options.controlToken }, options.signal);
   }
 
   /** Same as {@link close}: the name the `BrowserBackend` interface uses. */
@@ -109,12 +109,12 @@ export class BrowserUseClient implements BrowserBackend {
 
   /** Open sessions this key may see. */
   async list(call: ClientCallOptions = {}): Promise<ManagedSessionInfo[]> {
-    return this.request("list", {}, {}, call.signal);
+    return this.#request("list", {}, {}, call.signal);
   }
 
   /** Live sessions opened with `openTag`: how an uncertain open is resolved. */
   async reconcile(openTag: string, call: ClientCallOptions = {}): Promise<ManagedSessionInfo[]> {
-    return this.request("reconcile", { openTag }, { openTag }, call.signal);
+    return this.#request("reconcile", { openTag }, { openTag }, call.signal);
   }
 
   /**
@@ -123,42 +123,42 @@ export class BrowserUseClient implements BrowserBackend {
    * Found sessions are released, or handed back with `adopt: true`.
    */
   async reconcileAll(options: { adopt?: boolean } = {}, call: ClientCallOptions = {}): Promise<ReconcileReport> {
-    return this.request("reconcileAll", {}, options.adopt === undefined ? {} : { adopt: options.adopt }, call.signal);
+    return this.#request("reconcileAll", {}, options.adopt === undefined ? {} : { adopt: options.adopt }, call.signal);
   }
 
   /** A PNG of the selected page, for a human watching. */
   async liveFrame(sessionId: string, call: ClientCallOptions = {}): Promise<RecordingFrame> {
-    return this.onSession("liveFrame", sessionId, {}, call.signal);
+    return this.#onSession("liveFrame", sessionId, {}, call.signal);
   }
 
   // Human control
 
   /** Grants exclusive human control for 1–120 s. The token is for the human's client only. */
   async acquireControl(sessionId: string, ttlMs?: number, call: ClientCallOptions = {}): Promise<ControlGrant> {
-    return this.onSession("controlAcquire", sessionId, { ttlMs }, call.signal);
+    return this.#onSession("controlAcquire", sessionId, { ttlMs }, call.signal);
   }
 
   async renewControl(sessionId: string, token: string, ttlMs?: number, call: ClientCallOptions = {}): Promise<ControlGrant> {
-    return this.onSession("controlRenew", sessionId, { token, ttlMs }, call.signal);
+    return this.#onSession("controlRenew", sessionId, { token, ttlMs }, call.signal);
   }
 
   async releaseControl(sessionId: string, token: string, call: ClientCallOptions = {}): Promise<void> {
-    await this.onSession("controlRelease", sessionId, { token }, call.signal);
+    await this.#onSession("controlRelease", sessionId, { token }, call.signal);
   }
 
   /** Who drives the session: mode and expiry, never the token. */
   async control(sessionId: string, call: ClientCallOptions = {}): Promise<ControlState> {
-    return this.onSession("control", sessionId, {}, call.signal);
+    return this.#onSession("control", sessionId, {}, call.signal);
   }
 
   // Checkpoints
 
   async checkpoint(sessionId: string, call: ClientCallOptions = {}): Promise<Checkpoint> {
-    return this.onSession("checkpoint", sessionId, {}, call.signal);
+    return this.#onSession("checkpoint", sessionId, {}, call.signal);
   }
 
   async checkpoints(call: ClientCallOptions = {}): Promise<Checkpoint[]> {
-    return this.request("checkpoints", {}, {}, call.signal);
+    return this.#request("checkpoints", {}, {}, call.signal);
   }
 
   /** Opens a new session from a checkpoint. Never automatic. */
@@ -170,40 +170,40 @@ export class BrowserUseClient implements BrowserBackend {
    */
   async resumeCheckpoint(checkpointId: string, options: ClientCallOptions & { openTag?: string } = {}): Promise<ManagedSessionInfo> {
     const openTag = options.openTag ?? crypto.randomUUID();
-    return this.request("resume", { checkpointId, openTag }, { checkpointId, openTag }, options.signal);
+    return this.#request("resume", { checkpointId, openTag }, { checkpointId, openTag }, options.signal);
   }
 
   async deleteCheckpoint(checkpointId: string, call: ClientCallOptions = {}): Promise<void> {
-    await this.request("deleteCheckpoint", { checkpointId }, { checkpointId }, call.signal);
+    await this.#request("deleteCheckpoint", { checkpointId }, { checkpointId }, call.signal);
   }
 
   // Recordings
 
   async startRecording(sessionId: string, call: ClientCallOptions = {}): Promise<RecordingMeta> {
-    return this.onSession("recordingStart", sessionId, {}, call.signal);
+    return this.#onSession("recordingStart", sessionId, {}, call.signal);
   }
 
   async stopRecording(recordingId: string, call: ClientCallOptions = {}): Promise<RecordingMeta> {
-    return this.request("recordingStop", { recordingId }, { recordingId }, call.signal);
+    return this.#request("recordingStop", { recordingId }, { recordingId }, call.signal);
   }
 
   async getRecording(recordingId: string, call: ClientCallOptions = {}): Promise<RecordingMeta> {
-    return this.request("recording", { recordingId }, { recordingId }, call.signal);
+    return this.#request("recording", { recordingId }, { recordingId }, call.signal);
   }
 
   async recordings(call: ClientCallOptions = {}): Promise<RecordingMeta[]> {
-    return this.request("recordings", {}, {}, call.signal);
+    return this.#request("recordings", {}, {}, call.signal);
   }
 
   async recordingFrame(recordingId: string, frameId: string, call: ClientCallOptions = {}): Promise<RecordingFrame> {
-    return this.request("recordingFrame", { recordingId }, { recordingId, frameId }, call.signal);
+    return this.#request("recordingFrame", { recordingId }, { recordingId, frameId }, call.signal);
   }
 
   async deleteRecording(recordingId: string, call: ClientCallOptions = {}): Promise<void> {
-    await this.request("recordingDelete", { recordingId }, { recordingId }, call.signal);
+    await this.#request("recordingDelete", { recordingId }, { recordingId }, call.signal);
   }
 
-  private context(method: WorkerMethod, ids: Ids): CallContext {
+  #context(method: WorkerMethod, ids: Ids): CallContext {
     return { method, stationId: this.stationId, ...ids };
   }
 
@@ -214,8 +214,8 @@ export class BrowserUseClient implements BrowserBackend {
    * outcome (`OutcomeUnknownError`, never "nothing happened"), for an
    * observation a `ProviderError`; either names the op and the bad field.
    */
-  private async command(method: "execute" | "action", sessionId: string, op: unknown, body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
-    const context = this.context(method, { sessionId, ...(typeof op === "string" && isObservationCommand({ op }) ? { observation: true } : {}) });
+  async #command(method: "execute" | "action", sessionId: string, op: unknown, body: Record<string, unknown>, signal: AbortSignal | undefined): Promise<unknown> {
+    const context = this.#context(method, { sessionId, ...(typeof op === "string" && isObservationCommand({ op }) ? { observation: true } : {}) });
     const data = await this.#transport.call(context, body, AnyDataSchema, signal);
     const problem = commandResultProblem(op, data);
     if (problem !== undefined) throw this.#transport.unreadable(context, 200, problem);
@@ -223,22 +223,22 @@ export class BrowserUseClient implements BrowserBackend {
   }
 
   /** One call of `method`: `fields` besides the method in the body, `ids` in every error it may raise. */
-  private request<const Method extends keyof typeof responseSchemas>(
+  #request<const Method extends keyof typeof responseSchemas>(
     method: Method,
     ids: Ids,
     fields: Record<string, unknown>,
     signal: AbortSignal | undefined,
   ): Promise<v.InferOutput<(typeof responseSchemas)[Method]>> {
-    return this.#transport.call(this.context(method, ids), { method, ...fields }, responseSchemas[method], signal);
+    return this.#transport.call(this.#context(method, ids), { method, ...fields }, responseSchemas[method], signal);
   }
 
   /** A call about one session: its id as `id` in the body. */
-  private onSession<const Method extends keyof typeof responseSchemas>(
+  #onSession<const Method extends keyof typeof responseSchemas>(
     method: Method,
     sessionId: string,
     fields: Record<string, unknown>,
     signal: AbortSignal | undefined,
   ): Promise<v.InferOutput<(typeof responseSchemas)[Method]>> {
-    return this.request(method, { sessionId }, { id: sessionId, ...fields }, signal);
+    return this.#request(method, { sessionId }, { id: sessionId, ...fields }, signal);
   }
 }

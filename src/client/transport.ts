@@ -80,14 +80,14 @@ export class WorkerTransport {
   readonly #options: ResolvedBrowserUseClientOptions;
   /** Hides the API key in every form a worker or a network error may quote it in. */
   readonly #redactor = new Redactor();
-  private readonly headers: Record<string, string>;
-  private readonly url: string;
+  readonly #headers: Record<string, string>;
+  readonly #url: string;
 
   constructor(options: ResolvedBrowserUseClientOptions) {
     this.#options = options;
     this.#redactor.add(options.apiKey, "[redacted]");
-    this.url = options.baseUrl + workerRoute(options.stationId, options.operator ? "operator" : "tenant");
-    this.headers = { authorization: `Bearer ${options.apiKey}`, accept: "application/json", "content-type": "application/json" };
+    this.#url = options.baseUrl + workerRoute(options.stationId, options.operator ? "operator" : "tenant");
+    this.#headers = { authorization: `Bearer ${options.apiKey}`, accept: "application/json", "content-type": "application/json" };
   }
 
   /** Sends `body`, returns its validated `data`. Throws a package error for every failure. */
@@ -97,7 +97,7 @@ export class WorkerTransport {
     schema: Schema,
     signal?: AbortSignal,
   ): Promise<v.InferOutput<Schema>> {
-    const data = await this.send(context, body, signal);
+    const data = await this.#send(context, body, signal);
     const result = v.safeParse(schema, data);
     if (result.success) return result.output;
     const issue = result.issues[0];
@@ -106,7 +106,7 @@ export class WorkerTransport {
 
   /** A malformed answer: for a mutation whose worker may have acted, the outcome is unknown. */
   unreadable(context: CallContext, status: number, reason: string): StationBrowserError {
-    const what = `the worker's answer could not be read (HTTP ${status}, ${this.quote(reason, 300)})`;
+    const what = `the worker's answer could not be read (HTTP ${status}, ${this.#quote(reason, 300)})`;
     const workerMayHaveActed = status < 300 || status >= 500;
     if (!changesNothing(context) && workerMayHaveActed) {
       return new OutcomeUnknownError(`${context.method}: ${what}; it may have run (${describeCall(context)}). To find out: ${outcomeHint(context)}`, outcomeDetails(context));
@@ -114,24 +114,24 @@ export class WorkerTransport {
     return new ProviderError(`${context.method}: ${what} (${describeCall(context)})`, { status });
   }
 
-  private async send(context: CallContext, body: Record<string, unknown>, callerSignal?: AbortSignal): Promise<unknown> {
-    const json = this.encode(context, body);
+  async #send(context: CallContext, body: Record<string, unknown>, callerSignal?: AbortSignal): Promise<unknown> {
+    const json = this.#encode(context, body);
     if (callerSignal?.aborted) throw new ActionFailedError(`${context.method}: cancelled before it was sent (${describeCall(context)})`);
     const deadline = new AbortController();
-    const timeoutMs = this.deadlineMs(body);
+    const timeoutMs = this.#deadlineMs(body);
     const timer = setTimeout(() => deadline.abort(), timeoutMs);
     const signal = callerSignal ? AbortSignal.any([callerSignal, deadline.signal]) : deadline.signal;
     const read = readMethods.has(context.method);
     const attempt: Attempt = { context, read, signal, sent: false, timeoutMs };
     try {
-      await this.exchange(attempt, json);
+      await this.#exchange(attempt, json);
     } catch (error) {
-      throw this.transportFailure(attempt, error, deadline.signal.aborted && !callerSignal?.aborted);
+      throw this.#transportFailure(attempt, error, deadline.signal.aborted && !callerSignal?.aborted);
     } finally {
       clearTimeout(timer);
     }
     if (attempt.answer === undefined) throw this.unreadable(context, 0, "no answer was recorded");
-    return this.interpret(context, attempt.answer);
+    return this.#interpret(context, attempt.answer);
   }
 
   /**
@@ -139,14 +139,14 @@ export class WorkerTransport {
    * given a longer `timeoutMs` of its own (its time budget plus a margin for
    * the worker's watchdog), so a slow but legal command is not cut off.
    */
-  private deadlineMs(body: Record<string, unknown>): number {
+  #deadlineMs(body: Record<string, unknown>): number {
     const command = body.command as BrowserCommand | undefined;
     if (body.method !== "execute" || typeof command !== "object" || command === null || !("timeoutMs" in command)) return this.#options.timeoutMs;
     return Math.max(this.#options.timeoutMs, commandBudgetMs(command) + commandMarginMs);
   }
 
   /** Validates the request against the wire schema and its size limit: nothing is sent when either fails. */
-  private encode(context: CallContext, body: Record<string, unknown>): string {
+  #encode(context: CallContext, body: Record<string, unknown>): string {
     parseWith(workerRequestSchemas[context.method], body, context.method);
     let json: string;
     try {
@@ -173,12 +173,12 @@ export class WorkerTransport {
    * failure of a mutation. A read whose retries end on 502/503/504 leaves its
    * last answer in `attempt.answer`, interpreted like any other.
    */
-  private async exchange(attempt: Attempt, json: string): Promise<void> {
+  async #exchange(attempt: Attempt, json: string): Promise<void> {
     const { limit, delayMs, maxDelayMs, sleep = pause } = this.#options.retry;
     for (let retry = 0; ; retry++) {
       const last = !attempt.read || retry >= limit;
       try {
-        const answer = await this.fetchOnce(attempt, { method: "POST", headers: this.headers, body: json, signal: attempt.signal, redirect: "manual" });
+        const answer = await this.#fetchOnce(attempt, { method: "POST", headers: this.#headers, body: json, signal: attempt.signal, redirect: "manual" });
         if (last || answer.draining || !retryStatuses.includes(answer.status)) return;
       } catch (error) {
         if (last || isStationBrowserError(error) || attempt.signal.aborted) throw error;
@@ -193,10 +193,10 @@ export class WorkerTransport {
    * `Request`: fetch builds a `Request` of its own from either, and from a
    * `Request` with a body it pipes that body through one more stream.
    */
-  private async fetchOnce(attempt: Attempt, init: RequestInit): Promise<Answer> {
+  async #fetchOnce(attempt: Attempt, init: RequestInit): Promise<Answer> {
     attempt.signal.throwIfAborted();
     attempt.sent = true;
-    const response = await this.#options.fetch(this.url, init);
+    const response = await this.#options.fetch(this.#url, init);
     if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
       void response.body?.cancel().catch(() => undefined);
       const status = response.status === 0 ? "an opaque redirect" : `HTTP ${response.status}`;
@@ -223,33 +223,33 @@ export class WorkerTransport {
     });
   }
 
-  private interpret(context: CallContext, answer: Answer): unknown {
+  #interpret(context: CallContext, answer: Answer): unknown {
     let json: unknown;
     try {
       json = JSON.parse(answer.text);
     } catch {
-      throw this.unreadable(context, answer.status, `not JSON: ${answer.contentType}, ${JSON.stringify(this.quote(answer.text, 80))}`);
+      throw this.unreadable(context, answer.status, `not JSON: ${answer.contentType}, ${JSON.stringify(this.#quote(answer.text, 80))}`);
     }
     if (answer.status >= 400) {
       const failure = v.safeParse(WorkerErrorBodySchema, json);
       if (failure.success) {
         const { code, message, details } = failure.output.error;
-        return this.throwWorkerError(context, code, message, answer.status, details);
+        return this.#throwWorkerError(context, code, message, answer.status, details);
       }
     } else if (answer.status >= 200 && answer.status < 300) {
       const success = v.safeParse(WorkerDataBodySchema, json);
       if (success.success) return success.output.data;
     }
-    throw this.unreadable(context, answer.status, `expected { "data": … } or { "error": { "code", "message" } }, got ${this.quote(answer.text, 80)}`);
+    throw this.unreadable(context, answer.status, `expected { "data": … } or { "error": { "code", "message" } }, got ${this.#quote(answer.text, 80)}`);
   }
 
-  private throwWorkerError(context: CallContext, code: string, message: string, status: number, details: StationBrowserErrorDetails | undefined): never {
+  #throwWorkerError(context: CallContext, code: string, message: string, status: number, details: StationBrowserErrorDetails | undefined): never {
     // Texts in details are server-provided too: bounded and without the API key.
-    const quoted = details && Object.fromEntries(Object.entries(details).map(([field, value]) => [field, typeof value === "string" ? this.quote(value, 300) : value]));
-    throw workerError(this.quote(code, 64), this.quote(message, quoteLimit), status, context, quoted);
+    const quoted = details && Object.fromEntries(Object.entries(details).map(([field, value]) => [field, typeof value === "string" ? this.#quote(value, 300) : value]));
+    throw workerError(this.#quote(code, 64), this.#quote(message, quoteLimit), status, context, quoted);
   }
 
-  private transportFailure(attempt: Attempt, error: unknown, timedOut: boolean): StationBrowserError {
+  #transportFailure(attempt: Attempt, error: unknown, timedOut: boolean): StationBrowserError {
     if (isStationBrowserError(error)) return error;
     const { context } = attempt;
     const where = describeCall(context);
@@ -261,7 +261,7 @@ export class WorkerTransport {
         ? `no answer within ${attempt.timeoutMs} ms`
         : cancelled
           ? "cancelled after the request was sent"
-          : `the connection failed after the request was sent (${this.errorText(error)})`;
+          : `the connection failed after the request was sent (${this.#errorText(error)})`;
       return new OutcomeUnknownError(`${context.method}: ${what}; the worker may have run it (${where}). To find out: ${outcomeHint(context)}`, {
         cause,
         ...outcomeDetails(context),
@@ -270,20 +270,20 @@ export class WorkerTransport {
     if (timedOut) return new TimeoutError(`${context.method}: no answer within ${attempt.timeoutMs} ms (${where})`);
     if (cancelled) return new ActionFailedError(`${context.method}: cancelled (${where})`);
     const safe = refused && !attempt.read ? "; nothing was sent, so it is safe to retry" : "";
-    return new ProviderError(`${context.method}: could not reach the worker at ${new URL(this.url).origin} (${this.errorText(error)})${safe} (${where})`, {
+    return new ProviderError(`${context.method}: could not reach the worker at ${new URL(this.#url).origin} (${this.#errorText(error)})${safe} (${where})`, {
       cause,
     });
   }
 
-  private errorText(error: unknown): string {
+  #errorText(error: unknown): string {
     const cause = (error as { cause?: { code?: unknown; message?: unknown } } | undefined)?.cause;
     const detail = typeof cause?.code === "string" ? cause.code : typeof cause?.message === "string" ? cause.message : undefined;
     const message = error instanceof Error ? error.message : String(error);
-    return this.quote(detail ? `${message}: ${detail}` : message, 300);
+    return this.#quote(detail ? `${message}: ${detail}` : message, 300);
   }
 
   /** Server- or network-provided text, bounded and without the API key. */
-  private quote(text: string, limit: number): string {
+  #quote(text: string, limit: number): string {
     const scrubbed = this.#redactor.apply(text);
     return scrubbed.length > limit ? `${scrubbed.slice(0, limit)}…` : scrubbed;
   }

@@ -15,13 +15,14 @@ import { createAnthropicClient } from "./anthropic-client.js";
 import { createInMemoryConversationStore, type ConversationStore, type RunEnding } from "./conversation-store.js";
 import type { ModelClient } from "./model-client.js";
 import { createOpenAIChatClient } from "./openai-chat-client.js";
+import { createOpenAIResponsesClient } from "./openai-responses-client.js";
 import { startScenarioSite } from "./scenario-site.js";
 import type { ScriptName } from "./scripted-model.js";
 import { startScriptedStandIn } from "./scripted-stand-in.js";
 import { referencePattern, scenarioTask } from "./task.js";
 
 /** The model APIs the Foundry run can drive (each through its bridge). */
-export type FoundryApi = "openai-chat" | "anthropic";
+export type FoundryApi = "openai-chat" | "anthropic" | "openai-responses";
 
 /** A real model endpoint. */
 export interface RealModel {
@@ -40,6 +41,8 @@ export interface FoundryRunOptions {
   conversationId?: string;
   budget?: Partial<AgentBudget>;
   onEvent?: (event: AgentEvent) => void;
+  /** Stops the run (Ctrl-C): the call in flight is cancelled and the run ends as a model or tool error, then everything closes. */
+  signal?: AbortSignal;
   /** Changes the tools the model client sees (the tests break the image path with it). */
   wrapTools?: (tools: AgentTool[]) => AgentTool[];
 }
@@ -90,10 +93,8 @@ export async function runFoundry(options: FoundryRunOptions): Promise<FoundryRep
     const screenshots: string[] = [];
     const tools = (options.wrapTools ?? ((each) => each))(browser.tools);
     const endpoint = options.real ?? { baseUrl: standIn!.baseUrl, apiKey: "scripted-model", model: "scripted-foundry" };
-    const model: ModelClient<unknown> =
-      options.api === "anthropic"
-        ? (createAnthropicClient({ ...endpoint, tools }) as ModelClient<unknown>)
-        : (createOpenAIChatClient({ ...endpoint, tools }) as ModelClient<unknown>);
+    const clients = { "openai-chat": createOpenAIChatClient, anthropic: createAnthropicClient, "openai-responses": createOpenAIResponsesClient };
+    const model = clients[options.api]({ ...endpoint, tools }) as ModelClient<unknown>;
     const store = options.store ?? createInMemoryConversationStore();
     const conversationId = options.conversationId ?? `foundry-${randomBytes(4).toString("hex")}`;
     let result;
@@ -105,6 +106,7 @@ export async function runFoundry(options: FoundryRunOptions): Promise<FoundryRep
         conversationId,
         task: scenarioTask(site.url),
         ...(options.budget ? { budget: options.budget } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
         onEvent(event) {
           if (event.type === "tool") for (const image of event.record.result.images) screenshots.push(image.base64);
           options.onEvent?.(event);

@@ -1,12 +1,12 @@
 /**
  * The scripted model behind real HTTP on 127.0.0.1, in the wire formats of
- * Chat Completions (`POST /v1/chat/completions`) and Anthropic Messages
- * (`POST /v1/messages`), so protocol-only runs go through the same fetch
+ * Chat Completions (`POST /v1/chat/completions`), Anthropic Messages
+ * (`POST /v1/messages`) and Responses (`POST /v1/responses`), so protocol-only runs go through the same fetch
  * clients and bridges as a real model. Each request is read back into the
  * script's view, checking the image channel on the way: a screenshot must
  * arrive as an image part after its tool result (Chat: an `image_url` part
  * of a user message after the tool messages; Anthropic: an `image` block of
- * the `tool_result`), never as base64 inside text. A request that breaks a
+ * the `tool_result`; Responses: an `input_image` of the `function_call_output`), never as base64 inside text. A request that breaks a
  * rule gets a 400 saying which.
  */
 import { ScriptCheckError, startJsonServer, type JsonAnswer } from "../support/scripted-model-server.js";
@@ -143,6 +143,40 @@ function anthropicAnswer(body: Json, move: ScriptMove, turn: number): Json {
   };
 }
 
+/** Responses: function_call items and the function_call_output items answering them (text and input_image parts). */
+function responsesView(body: Json): ScriptView {
+  checkBudget(body.max_output_tokens);
+  const items: Json[] = Array.isArray(body.input) ? body.input : [];
+  const task = items[0]?.role === "user" && typeof items[0].content === "string" ? items[0].content : undefined;
+  if (task === undefined) throw new ScriptCheckError("the first input item is not the user's task");
+  const steps: ScriptStep[] = [];
+  const byId = new Map<string, ScriptStep>();
+  for (const [index, item] of items.entries()) {
+    if (item.type === "function_call") {
+      const step: ScriptStep = { name: item.name, input: JSON.parse(item.arguments || "{}"), text: "", images: [] };
+      steps.push(step);
+      byId.set(item.call_id, step);
+    } else if (item.type === "function_call_output") {
+      const step = byId.get(item.call_id);
+      if (step === undefined) throw new ScriptCheckError(`input item ${index} answers an unknown call`);
+      const parts: Json[] = typeof item.output === "string" ? [{ type: "input_text", text: item.output }] : (item.output ?? []);
+      for (const part of parts) {
+        if (part.type === "input_text") step.text += checkText(String(part.text), `input item ${index}`);
+        else if (part.type === "input_image") step.images.push(pngFromDataUrl(part.image_url, `an input_image of input item ${index}`));
+      }
+    }
+  }
+  return { task, steps };
+}
+
+function responsesAnswer(body: Json, move: ScriptMove, turn: number): Json {
+  const output =
+    "final" in move
+      ? [{ type: "message", id: `msg_${turn}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: move.final, annotations: [] }] }]
+      : [{ type: "function_call", id: `fc_${turn}`, call_id: `call_${turn}`, name: move.call.name, arguments: JSON.stringify(move.call.input), status: "completed" }];
+  return { id: `resp_scripted_${turn}`, object: "response", status: "completed", model: body.model, output, usage: { input_tokens: 0, output_tokens: 20, total_tokens: 20 } };
+}
+
 /** Starts the stand-in, playing `script` on both APIs. */
 export async function startScriptedStandIn(script: ScriptName = "scenario"): Promise<ScriptedStandIn> {
   const requests: Json[] = [];
@@ -150,7 +184,11 @@ export async function startScriptedStandIn(script: ScriptName = "scenario"): Pro
     const request = body as Json;
     requests.push(request);
     const turn = requests.length;
-    const shapes = { "/v1/chat/completions": [chatView, chatAnswer], "/v1/messages": [anthropicView, anthropicAnswer] } as const;
+    const shapes = {
+      "/v1/chat/completions": [chatView, chatAnswer],
+      "/v1/messages": [anthropicView, anthropicAnswer],
+      "/v1/responses": [responsesView, responsesAnswer],
+    } as const;
     const shape = shapes[path as keyof typeof shapes];
     if (shape === undefined) return { status: 404, body: { error: { type: "not_found_error", message: `scripted model: no route ${path}` } } };
     try {

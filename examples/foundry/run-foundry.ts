@@ -13,7 +13,7 @@ import { createBrowserWorker, createWorkerHttpServer } from "../../src/worker/in
 import { runAgent, type AgentBudget, type AgentEvent } from "./agent-loop.js";
 import { createAnthropicClient } from "./anthropic-client.js";
 import { createInMemoryConversationStore, type ConversationStore, type RunEnding } from "./conversation-store.js";
-import type { ModelClient } from "./model-client.js";
+import type { ModelClient, ToolCallRecord } from "./model-client.js";
 import { createOpenAIChatClient } from "./openai-chat-client.js";
 import { createOpenAIResponsesClient } from "./openai-responses-client.js";
 import { startScenarioSite } from "./scenario-site.js";
@@ -67,6 +67,8 @@ export interface FoundryReport {
   transcript: unknown[];
   /** The screenshots the tools returned (base64 PNG), in order. */
   screenshots: string[];
+  /** The tool calls of the run, in order, with their results. */
+  toolCalls: ToolCallRecord[];
   /** The scripted stand-in's received request bodies (protocol-only runs). */
   requests: unknown[];
   /** The code drawn on the access page (for checks: it must reach the model only as pixels). */
@@ -132,6 +134,7 @@ export async function runFoundry(options: FoundryRunOptions): Promise<FoundryRep
       sessionsAtEnd: manager.list().length,
       transcript: (await store.load(conversationId))?.messages ?? [],
       screenshots,
+      toolCalls: result.toolCalls,
       requests: standIn?.requests ?? [],
       accessCode: site.accessCode,
     };

@@ -35,7 +35,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
     startConversation: (task) => [{ role: "user", content: task }],
     async complete(messages, { maxOutputTokens, signal }) {
       const body = { model: options.model, system: systemPrompt, max_tokens: maxOutputTokens, messages, tools: browser.definitions };
-      const response = await postJson(fetcher, url, { "x-api-key": options.apiKey, "anthropic-version": "2023-06-01" }, body, signal);
+      const response = await postJson(fetcher, url, options.apiKey, { "x-api-key": options.apiKey, "anthropic-version": "2023-06-01" }, body, signal);
       if (!Array.isArray(response?.content)) throw new ModelError("the response has no content array");
       const message = { role: "assistant", content: response.content };
       return {
@@ -48,8 +48,7 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
     },
     async runToolCalls(turn, signal) {
       const uses = toolUses(turn.messages[0]);
-      recorder.take();
-      const message = await browser.handleToolUses(uses, signal ? { signal } : {});
+      const message = await browser.handleToolUses(uses, { signal: recorder.startBatch(signal) });
       const records = recorder.take();
       return { messages: [message], records, refused: uses.length - records.length };
     },

@@ -49,7 +49,9 @@ async function main(): Promise<number> {
   try {
     findChromium();
   } catch (error) {
-    console.error(`The demo needs a Chromium. ${(error as Error).message}`);
+    const message = (error as Error).message;
+    const install = /install/.test(message) ? "" : " Fix it, or install one: `npx playwright-core install chromium`, or the OS package (Debian/Ubuntu: `apt-get install -y chromium`).";
+    console.error(`The demo needs a Chromium. ${message}${install}`);
     return 1;
   }
   if (choice.kind === "real") console.log(`Foundry demo with a real model: ${choice.endpoint.model} at ${new URL(choice.endpoint.baseUrl).origin} (${choice.api}, key from ${choice.keyName})`);

@@ -86,25 +86,46 @@ export const interruptedResult: ToolResult = {
   isError: true,
 };
 
+/** Tools that record their calls, for one client. */
+export interface RecordingTools {
+  /** Pass these to the bridge. */
+  tools: AgentTool[];
+  /**
+   * The signal for one batch of calls: it follows `signal`, and it aborts as
+   * soon as a call fails, so the bridge answers the batch's later calls as
+   * not run (a failed step is never followed by the next one).
+   */
+  startBatch(signal?: AbortSignal): AbortSignal;
+  /** The calls recorded since the last take. */
+  take(): ToolCallRecord[];
+}
+
 /**
  * The tools with each call recorded: the clients pass these to their bridge,
  * so the loop learns each result (and whether it failed) while the bridge
  * still does all the formatting.
  */
-export function recordingTools(tools: readonly AgentTool[]): { tools: AgentTool[]; take(): ToolCallRecord[] } {
+export function recordingTools(tools: readonly AgentTool[]): RecordingTools {
   let records: ToolCallRecord[] = [];
+  let batch = new AbortController();
   const wrapped = tools.map(
     (tool): AgentTool => ({
       ...tool,
       async execute(input, options) {
         const result = await tool.execute(input, options);
         records.push({ name: tool.name, input, result });
+        if (result.isError === true) batch.abort();
         return result;
       },
     }),
   );
   return {
     tools: wrapped,
+    startBatch(signal) {
+      batch = new AbortController();
+      records = [];
+      return signal === undefined ? batch.signal : AbortSignal.any([signal, batch.signal]);
+    },
     take() {
       const taken = records;
       records = [];
@@ -113,8 +134,8 @@ export function recordingTools(tools: readonly AgentTool[]): { tools: AgentTool[
   };
 }
 
-/** POSTs JSON with fetch; a non-2xx answer or a body that is not JSON is a {@link ModelError} (with the API's message, bounded). */
-export async function postJson(fetcher: typeof fetch, url: string, headers: Record<string, string>, body: unknown, signal?: AbortSignal): Promise<any> {
+/** POSTs JSON with fetch, `headers` carrying `apiKey`; a non-2xx answer or a body that is not JSON is a {@link ModelError} (with the API's message, bounded). */
+export async function postJson(fetcher: typeof fetch, url: string, apiKey: string, headers: Record<string, string>, body: unknown, signal?: AbortSignal): Promise<any> {
   let response: Response;
   try {
     response = await fetcher(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body), ...(signal ? { signal } : {}) });
@@ -129,7 +150,9 @@ export async function postJson(fetcher: typeof fetch, url: string, headers: Reco
     } catch {
       // Not JSON: keep the text.
     }
-    throw new ModelError(`${new URL(url).pathname} answered ${response.status}: ${String(detail).slice(0, 300)}`, response.status);
+    // An API may quote the key it was sent: it never reaches the message.
+    const shown = String(detail).split(apiKey).join("[api key]").slice(0, 300);
+    throw new ModelError(`${new URL(url).pathname} answered ${response.status}: ${shown}`, response.status);
   }
   try {
     return JSON.parse(text);

@@ -41,7 +41,7 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
     ],
     async complete(messages, { maxOutputTokens, signal }) {
       const body = { model: options.model, messages, tools: browser.definitions, [budgetField]: maxOutputTokens };
-      const completion = await postJson(fetcher, url, { authorization: `Bearer ${options.apiKey}`, ...options.headers }, body, signal);
+      const completion = await postJson(fetcher, url, options.apiKey, { authorization: `Bearer ${options.apiKey}`, ...options.headers }, body, signal);
       const choice = completion?.choices?.[0];
       const message = choice?.message;
       if (message === undefined || message === null || typeof message !== "object") throw new ModelError("the completion has no choices[0].message");
@@ -56,8 +56,7 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
     },
     async runToolCalls(turn, signal) {
       const calls = pendingCalls(turn.messages[0]);
-      recorder.take();
-      const messages = await browser.handleToolCalls(calls, signal ? { signal } : {});
+      const messages = await browser.handleToolCalls(calls, { signal: recorder.startBatch(signal) });
       const records = recorder.take();
       return { messages, records, refused: calls.length - records.length };
     },

@@ -36,7 +36,7 @@ export function createOpenAIResponsesClient(options: OpenAIResponsesClientOption
     startConversation: (task) => [{ role: "user", content: task }],
     async complete(messages, { maxOutputTokens, signal }) {
       const body = { model: options.model, instructions: systemPrompt, input: messages, tools: browser.definitions, max_output_tokens: maxOutputTokens, store: false };
-      const response = await postJson(fetcher, url, { authorization: `Bearer ${options.apiKey}`, ...options.headers }, body, signal);
+      const response = await postJson(fetcher, url, options.apiKey, { authorization: `Bearer ${options.apiKey}`, ...options.headers }, body, signal);
       if (!Array.isArray(response?.output)) throw new ModelError("the response has no output array");
       // Reasoning items refer to server-side state that store: false does not keep: they are not sent back.
       const items = (response.output as Json[]).filter((item) => item?.type !== "reasoning");
@@ -55,8 +55,7 @@ export function createOpenAIResponsesClient(options: OpenAIResponsesClientOption
     },
     async runToolCalls(turn, signal) {
       const calls = functionCalls(turn.messages);
-      recorder.take();
-      const outputs = await browser.handleToolCalls(calls, signal ? { signal } : {});
+      const outputs = await browser.handleToolCalls(calls, { signal: recorder.startBatch(signal) });
       const records = recorder.take();
       return { messages: outputs, records, refused: calls.length - records.length };
     },

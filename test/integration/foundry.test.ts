@@ -185,20 +185,38 @@ describe("npm run demo", () => {
   const directory = mkdtempSync(join(tmpdir(), "foundry-demo-"));
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
-  it("with no key runs protocol-only, prints progress, writes demo-output/, leaves no Chromium and exits 0", async () => {
+  /** Runs the demo in the scratch directory; its exit code and output. */
+  async function demo(args: string[], environment: Record<string, string> = {}, onOutput?: (output: string, pid: number) => void) {
     const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(OPENAI|OPENROUTER|ANTHROPIC|FOUNDRY)_/.test(name)));
-    const child = spawnTsx(join(root, "examples/foundry/demo.ts"), ["--api", "openai-chat"], { cwd: directory, env: inherited, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnTsx(join(root, "examples/foundry/demo.ts"), args, { cwd: directory, env: { ...inherited, ...environment }, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
-    let chromium: ProcessInfo[] = [];
     child.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stdout!.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      // The screenshot line is printed while the agent's browser is open.
-      if (chromium.length === 0 && /screenshot \{\} → ok/.test(output)) chromium = chromiumBelow(child.pid!);
+      onOutput?.(output, child.pid!);
     });
     const killer = setTimeout(() => child.kill("SIGKILL"), runBoundMs);
     const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
     clearTimeout(killer);
+    return { code, output };
+  }
+
+  it("without a usable Chromium exits 1 and says how to install one; an unknown argument exits 2", async () => {
+    const missing = await demo([], { CHROMIUM_PATH: join(directory, "no-chromium") });
+    expect(missing.code).toBe(1);
+    expect(missing.output).toContain(`The demo needs a Chromium. CHROMIUM_PATH is set to ${join(directory, "no-chromium")}, which is not an executable file.`);
+    expect(missing.output).toContain("`npx playwright-core install chromium`");
+    const usage = await demo(["--fast"]);
+    expect(usage.code).toBe(2);
+    expect(usage.output).toMatch(/unknown argument "--fast"[\s\S]*Usage: npm run demo/);
+  }, runBoundMs);
+
+  it("with no key runs protocol-only, prints progress, writes demo-output/, leaves no Chromium and exits 0", async () => {
+    let chromium: ProcessInfo[] = [];
+    const { code, output } = await demo(["--api", "openai-chat"], {}, (output, pid) => {
+      // The screenshot line is printed while the agent's browser is open.
+      if (chromium.length === 0 && /screenshot \{\} → ok/.test(output)) chromium = chromiumBelow(pid);
+    });
     expect({ code, output }).toEqual({ code: 0, output: expect.stringContaining("Demo passed: every confirmation was verified.") });
     expect(output).toMatch(/protocol-only \(no OPENROUTER_API_KEY or OPENAI_API_KEY is set\)/);
     expect(output).toMatch(/\[openai-chat\] turn 1\/14 {2}\(\d+\.\d s\)/);

@@ -12,7 +12,8 @@ import { createFakeTools } from "../helpers/bridges-tools.js";
  * notes what each request carried and what the store held at that moment.
  */
 type Json = Record<string, any>;
-type Reply = { toolCall: { name: string; arguments: Json } } | { text: string } | { status: number };
+type Call = { name: string; arguments: Json };
+type Reply = { toolCall: Call } | { toolCalls: Call[] } | { text: string } | { status: number; message?: string };
 
 function scriptedFetch(replies: Reply[]) {
   const bodies: Json[] = [];
@@ -20,11 +21,16 @@ function scriptedFetch(replies: Reply[]) {
     const body = JSON.parse(String(init.body));
     bodies.push(body);
     const reply = replies.shift() ?? { text: "out of script" };
-    if ("status" in reply) return new Response(JSON.stringify({ error: { message: "overloaded" } }), { status: reply.status });
+    if ("status" in reply) return new Response(JSON.stringify({ error: { message: reply.message ?? "overloaded" } }), { status: reply.status });
+    const calls = "toolCalls" in reply ? reply.toolCalls : "toolCall" in reply ? [reply.toolCall] : [];
     const message =
       "text" in reply
         ? { role: "assistant", content: reply.text }
-        : { role: "assistant", content: null, tool_calls: [{ id: `call_${bodies.length}`, type: "function", function: { name: reply.toolCall.name, arguments: JSON.stringify(reply.toolCall.arguments) } }] };
+        : {
+            role: "assistant",
+            content: null,
+            tool_calls: calls.map((call, index) => ({ id: `call_${bodies.length}_${index}`, type: "function", function: { name: call.name, arguments: JSON.stringify(call.arguments) } })),
+          };
     return Response.json({ choices: [{ index: 0, message, finish_reason: "text" in reply ? "stop" : "tool_calls" }], usage: { completion_tokens: 7 } });
   }) as typeof fetch;
   return { fetcher, bodies };
@@ -77,6 +83,23 @@ describe("the Foundry agent loop", () => {
     expect(seen.map((call) => call.tool)).toEqual(["station_browser_click"]);
     expect(bodies).toHaveLength(1);
     expect((await store.load("c1"))!.messages.at(-1)).toMatchObject({ role: "tool", content: expect.stringMatching(/^Error: session: s9/) });
+  });
+
+  it("a failed call stops its batch: the calls after it are answered as not run, never run", async () => {
+    const click = { name: "station_browser_click", arguments: { session: "s9" } };
+    const { model, store, seen, bodies } = setup([{ toolCalls: [click, { name: "station_browser_echo", arguments: { text: "after" } }] }]);
+    const result = await runAgent({ model, store, conversationId: "c1", task: "two" });
+    expect(result.ending.detail).toMatch(/^station_browser_click: /);
+    expect(seen.map((call) => call.tool)).toEqual(["station_browser_click"]);
+    expect(bodies).toHaveLength(1);
+    const answers = (await store.load("c1"))!.messages.slice(-2) as Json[];
+    expect(answers.map((message) => message.content)).toEqual([expect.stringMatching(/^Error: session: s9/), expect.stringMatching(/was not run: the agent loop cancelled this batch/)]);
+  });
+
+  it("never puts the API key in a model-error, even when the API quotes it", async () => {
+    const { model, store } = setup([{ status: 401, message: "Incorrect API key provided: key-not-shown." }]);
+    const result = await runAgent({ model, store, conversationId: "c1", task: "t" });
+    expect(result.ending).toEqual({ reason: "model-error", detail: "/v1/chat/completions answered 401: Incorrect API key provided: [api key]." });
   });
 
   it("a call the bridge refuses (an unknown tool) is a tool-error too", async () => {

@@ -50,10 +50,11 @@ export function chooseModel(argv: readonly string[], environment: Record<string,
 
   const model = environment.FOUNDRY_MODEL;
   const baseUrl = environment.FOUNDRY_BASE_URL;
+  if (baseUrl !== undefined && !/^https?:\/\/[^\s/]+/.test(baseUrl)) throw new DemoUsageError(`FOUNDRY_BASE_URL: expected an http(s) URL such as https://openrouter.ai/api/v1, got ${JSON.stringify(baseUrl.slice(0, 80))}`);
   if (wanted === "anthropic") {
     const apiKey = environment.ANTHROPIC_API_KEY;
     if (!apiKey) return scripted("FOUNDRY_API=anthropic but no ANTHROPIC_API_KEY is set");
-    return { kind: "real", api: "anthropic", keyName: "ANTHROPIC_API_KEY", endpoint: { apiKey, baseUrl: baseUrl ?? "https://api.anthropic.com/v1", model: model ?? "claude-sonnet-5" } };
+    return { kind: "real", api: "anthropic", keyName: "ANTHROPIC_API_KEY", endpoint: { apiKey, baseUrl: baseUrl ?? "https://api.anthropic.com/v1", model: model ?? "claude-sonnet-4-5" } };
   }
   const openAIApi = wanted ?? "openai-chat";
   if (environment.OPENROUTER_API_KEY) {
@@ -64,13 +65,13 @@ export function chooseModel(argv: readonly string[], environment: Record<string,
       endpoint: {
         apiKey: environment.OPENROUTER_API_KEY,
         baseUrl: baseUrl ?? "https://openrouter.ai/api/v1",
-        model: model ?? "openai/gpt-5.5",
+        model: model ?? "openai/gpt-4.1-mini",
         headers: { "X-Title": "station-browser-use Foundry demo" },
       },
     };
   }
   if (environment.OPENAI_API_KEY) {
-    return { kind: "real", api: openAIApi, keyName: "OPENAI_API_KEY", endpoint: { apiKey: environment.OPENAI_API_KEY, baseUrl: baseUrl ?? "https://api.openai.com/v1", model: model ?? "gpt-5.5" } };
+    return { kind: "real", api: openAIApi, keyName: "OPENAI_API_KEY", endpoint: { apiKey: environment.OPENAI_API_KEY, baseUrl: baseUrl ?? "https://api.openai.com/v1", model: model ?? "gpt-4.1-mini" } };
   }
   return scripted("no OPENROUTER_API_KEY or OPENAI_API_KEY is set");
 }

@@ -193,6 +193,7 @@ describe("the demo's model choice", () => {
     expect(() => chooseModel(["--fast"], {})).toThrow(DemoUsageError);
     expect(() => chooseModel(["--fast"], {})).toThrow(/unknown argument "--fast"/);
     expect(() => chooseModel(["--api", "gemini"], {})).toThrow('--api: expected one of openai-chat, anthropic, openai-responses, got "gemini"');
+    expect(() => chooseModel([], { OPENAI_API_KEY: "k", FOUNDRY_BASE_URL: "openrouter.ai" })).toThrow('FOUNDRY_BASE_URL: expected an http(s) URL such as https://openrouter.ai/api/v1, got "openrouter.ai"');
     expect(() => chooseModel([], { FOUNDRY_API: "x" })).toThrow('FOUNDRY_API: expected one of openai-chat, anthropic, openai-responses, got "x"');
   });
 });

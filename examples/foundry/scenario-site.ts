@@ -13,14 +13,7 @@ import { randomInt } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { accessCodeLength, blockGap, blockSize, digitColours } from "./access-code.js";
-
-/** What the agent is told to enter (with the access code it reads from the image). */
-export const applicant = {
-  fullName: "Ada Lovelace",
-  country: "Portugal",
-  permit: "Annual permit",
-  startDate: "2027-03-14",
-} as const;
+import { applicant } from "./task.js";
 
 /** A running scenario. */
 export interface ScenarioSite {

@@ -8,7 +8,7 @@
 import { ScriptCheckError, firstUrl } from "../support/scripted-model-server.js";
 import { readAccessCode } from "./access-code.js";
 import { decodePng } from "./png-decode.js";
-import { applicant } from "./scenario-site.js";
+import { applicant } from "./task.js";
 
 /** One tool call of the conversation and what came back, as the stand-in found them in the request. */
 export interface ScriptStep {

@@ -1,5 +1,12 @@
-/** What the Foundry agent is told: its standing instructions and the scenario's task. */
-import { applicant } from "./scenario-site.js";
+/** What the Foundry agent is told: its standing instructions and the scenario's task. Web standards only. */
+
+/** What the agent is told to enter (with the access code it reads from the image); the scenario site checks it. */
+export const applicant = {
+  fullName: "Ada Lovelace",
+  country: "Portugal",
+  permit: "Annual permit",
+  startDate: "2027-03-14",
+} as const;
 
 /** The system instructions. */
 export const systemPrompt = [

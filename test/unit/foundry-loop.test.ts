@@ -1,3 +1,6 @@
+import { builtinModules } from "node:module";
+import { fileURLToPath } from "node:url";
+import { build } from "esbuild";
 import { describe, expect, it } from "vitest";
 import { accessCodeLength, blockGap, blockSize, digitColours, readAccessCode, type RgbaImage } from "../../examples/foundry/access-code.js";
 import { runAgent, type AgentEvent } from "../../examples/foundry/agent-loop.js";
@@ -195,5 +198,37 @@ describe("the demo's model choice", () => {
     expect(() => chooseModel(["--api", "gemini"], {})).toThrow('--api: expected one of openai-chat, anthropic, openai-responses, got "gemini"');
     expect(() => chooseModel([], { OPENAI_API_KEY: "k", FOUNDRY_BASE_URL: "openrouter.ai" })).toThrow('FOUNDRY_BASE_URL: expected an http(s) URL such as https://openrouter.ai/api/v1, got "openrouter.ai"');
     expect(() => chooseModel([], { FOUNDRY_API: "x" })).toThrow('FOUNDRY_API: expected one of openai-chat, anthropic, openai-responses, got "x"');
+  });
+});
+
+describe("the Foundry agent side is web standards only", () => {
+  const neutral = ["agent-loop", "conversation-store", "model-client", "openai-chat-client", "anthropic-client", "openai-responses-client", "task"];
+  const builtins = new Set([...builtinModules, ...builtinModules.map((name) => `node:${name}`)]);
+
+  it.each(neutral)("examples/foundry/%s.ts bundles for a neutral platform without Node or Playwright", async (name) => {
+    const found: string[] = [];
+    await build({
+      entryPoints: [fileURLToPath(new URL(`../../examples/foundry/${name}.ts`, import.meta.url))],
+      bundle: true,
+      platform: "neutral",
+      format: "esm",
+      write: false,
+      conditions: ["workerd", "worker", "browser"],
+      mainFields: ["browser", "module", "main"],
+      logLevel: "silent",
+      plugins: [
+        {
+          name: "watch-imports",
+          setup(builder) {
+            builder.onResolve({ filter: /.*/ }, (args) => {
+              if (!builtins.has(args.path) && !args.path.startsWith("node:") && !args.path.startsWith("playwright")) return undefined;
+              found.push(`${args.path} (imported by ${args.importer})`);
+              return { path: args.path, external: true };
+            });
+          },
+        },
+      ],
+    });
+    expect(found).toEqual([]);
   });
 });

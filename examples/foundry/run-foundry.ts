@@ -77,13 +77,23 @@ export interface FoundryReport {
 
 /** Runs the scenario once and closes everything it started, whatever the ending. */
 export async function runFoundry(options: FoundryRunOptions): Promise<FoundryReport> {
-  const site = await startScenarioSite();
-  const standIn = options.real === undefined ? await startScriptedStandIn(options.script ?? "scenario") : undefined;
-  const manager = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 1, { ownsAdapter: true });
-  const tenantKey = randomBytes(24).toString("hex");
-  const worker = createBrowserWorker({ manager, token: randomBytes(24).toString("hex"), tenants: { [tenantKey]: "foundry" }, stationId: "foundry" });
-  const server = createWorkerHttpServer(worker);
+  // What was started, closed last-first in `finally` whatever fails on the way.
+  const closers: Array<() => Promise<void>> = [];
   try {
+    const site = await startScenarioSite();
+    closers.unshift(site.close);
+    const standIn = options.real === undefined ? await startScriptedStandIn(options.script ?? "scenario") : undefined;
+    if (standIn !== undefined) closers.unshift(standIn.close);
+    const manager = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 1, { ownsAdapter: true });
+    closers.unshift(async () => void (await manager.close())); // a no-op once the worker closed it
+    const tenantKey = randomBytes(24).toString("hex");
+    const worker = createBrowserWorker({ manager, token: randomBytes(24).toString("hex"), tenants: { [tenantKey]: "foundry" }, stationId: "foundry" });
+    const server = createWorkerHttpServer(worker);
+    closers.unshift(async () => {
+      await worker.close(); // closes the manager, which (ownsAdapter) ends Chromium
+      server.closeAllConnections();
+      if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+    });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const client = new BrowserUseClient({
       baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
@@ -139,10 +149,6 @@ export async function runFoundry(options: FoundryRunOptions): Promise<FoundryRep
       accessCode: site.accessCode,
     };
   } finally {
-    await worker.close(); // closes the manager, which (ownsAdapter) ends Chromium
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    await standIn?.close();
-    await site.close();
+    for (const close of closers) await close();
   }
 }

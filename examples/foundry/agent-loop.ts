@@ -120,13 +120,10 @@ export async function runAgent<Message>(options: RunAgentOptions<Message>): Prom
     emit({ type: "model", turn: turns, toolCalls: turn.toolCalls, text: turn.text, stopReason: turn.stopReason, ...(turn.outputTokens === undefined ? {} : { outputTokens: turn.outputTokens }), elapsedMs: elapsed() });
     if (turn.toolCalls === 0) return end({ reason: "done", detail: firstLine(turn.text) || "(no text)" });
 
-    const results = await model.runToolCalls(turn, options.signal);
+    const results = await model.runToolCalls(turn, options.signal, (record) => emit({ type: "tool", turn: turns, record, elapsedMs: elapsed() }));
     messages.push(...results.messages);
     await store.append(id, { api: model.api, messages: results.messages, turns });
-    for (const record of results.records) {
-      toolCalls.push(record);
-      emit({ type: "tool", turn: turns, record, elapsedMs: elapsed() });
-    }
+    toolCalls.push(...results.records);
     const failed = results.records.find((record) => record.result.isError === true);
     if (failed !== undefined) return end({ reason: "tool-error", detail: `${failed.name}: ${firstLine(failed.result.text)}` });
     if (results.refused > 0) return end({ reason: "tool-error", detail: `${results.refused} tool call(s) refused by the bridge (unknown tool or arguments that are not JSON)` });

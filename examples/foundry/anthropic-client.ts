@@ -46,9 +46,9 @@ export function createAnthropicClient(options: AnthropicClientOptions): ModelCli
         ...(typeof response.usage?.output_tokens === "number" ? { outputTokens: response.usage.output_tokens } : {}),
       };
     },
-    async runToolCalls(turn, signal) {
+    async runToolCalls(turn, signal, onCall) {
       const uses = toolUses(turn.messages[0]);
-      const message = await browser.handleToolUses(uses, { signal: recorder.startBatch(signal) });
+      const message = await browser.handleToolUses(uses, { signal: recorder.startBatch(signal, onCall) });
       const records = recorder.take();
       return { messages: [message], records, refused: uses.length - records.length };
     },

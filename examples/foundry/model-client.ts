@@ -58,8 +58,8 @@ export interface ModelClient<Message = unknown> {
   startConversation(task: string): Message[];
   /** One model call over the whole conversation. Throws {@link ModelError} when the API fails or answers nonsense. */
   complete(messages: readonly Message[], options: CompleteOptions): Promise<ModelTurn<Message>>;
-  /** Runs the turn's tool calls through the bridge, one after another. Never throws. */
-  runToolCalls(turn: ModelTurn<Message>, signal?: AbortSignal): Promise<ToolTurn<Message>>;
+  /** Runs the turn's tool calls through the bridge, one after another, telling `onCall` as each finishes. Never throws. */
+  runToolCalls(turn: ModelTurn<Message>, signal?: AbortSignal, onCall?: (record: ToolCallRecord) => void): Promise<ToolTurn<Message>>;
   /**
    * For resuming: when the conversation ends with tool calls that have no
    * results (the run stopped while they ran), the results to commit for them,
@@ -93,9 +93,10 @@ export interface RecordingTools {
   /**
    * The signal for one batch of calls: it follows `signal`, and it aborts as
    * soon as a call fails, so the bridge answers the batch's later calls as
-   * not run (a failed step is never followed by the next one).
+   * not run (a failed step is never followed by the next one). `onCall`
+   * hears each call of the batch as it finishes.
    */
-  startBatch(signal?: AbortSignal): AbortSignal;
+  startBatch(signal?: AbortSignal, onCall?: (record: ToolCallRecord) => void): AbortSignal;
   /** The calls recorded since the last take. */
   take(): ToolCallRecord[];
 }
@@ -108,21 +109,25 @@ export interface RecordingTools {
 export function recordingTools(tools: readonly AgentTool[]): RecordingTools {
   let records: ToolCallRecord[] = [];
   let batch = new AbortController();
+  let listener: ((record: ToolCallRecord) => void) | undefined;
   const wrapped = tools.map(
     (tool): AgentTool => ({
       ...tool,
       async execute(input, options) {
         const result = await tool.execute(input, options);
-        records.push({ name: tool.name, input, result });
+        const record = { name: tool.name, input, result };
+        records.push(record);
         if (result.isError === true) batch.abort();
+        listener?.(record);
         return result;
       },
     }),
   );
   return {
     tools: wrapped,
-    startBatch(signal) {
+    startBatch(signal, onCall) {
       batch = new AbortController();
+      listener = onCall;
       records = [];
       return signal === undefined ? batch.signal : AbortSignal.any([signal, batch.signal]);
     },

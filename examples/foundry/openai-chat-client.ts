@@ -54,9 +54,9 @@ export function createOpenAIChatClient(options: OpenAIChatClientOptions): ModelC
         ...(typeof completion.usage?.completion_tokens === "number" ? { outputTokens: completion.usage.completion_tokens } : {}),
       };
     },
-    async runToolCalls(turn, signal) {
+    async runToolCalls(turn, signal, onCall) {
       const calls = pendingCalls(turn.messages[0]);
-      const messages = await browser.handleToolCalls(calls, { signal: recorder.startBatch(signal) });
+      const messages = await browser.handleToolCalls(calls, { signal: recorder.startBatch(signal, onCall) });
       const records = recorder.take();
       return { messages, records, refused: calls.length - records.length };
     },

@@ -53,9 +53,9 @@ export function createOpenAIResponsesClient(options: OpenAIResponsesClientOption
         ...(typeof response.usage?.output_tokens === "number" ? { outputTokens: response.usage.output_tokens } : {}),
       };
     },
-    async runToolCalls(turn, signal) {
+    async runToolCalls(turn, signal, onCall) {
       const calls = functionCalls(turn.messages);
-      const outputs = await browser.handleToolCalls(calls, { signal: recorder.startBatch(signal) });
+      const outputs = await browser.handleToolCalls(calls, { signal: recorder.startBatch(signal, onCall) });
       const records = recorder.take();
       return { messages: outputs, records, refused: calls.length - records.length };
     },

@@ -55,7 +55,7 @@ async function main(): Promise<number> {
     return 1;
   }
   if (choice.kind === "real") console.log(`Foundry demo with a real model: ${choice.endpoint.model} at ${new URL(choice.endpoint.baseUrl).origin} (${choice.api}, key from ${choice.keyName})`);
-  else console.log(`Foundry demo, protocol-only (${choice.why}): a scripted model plays the scenario over ${choice.apis.join(" and ")}, reading the access code from the screenshot it is sent`);
+  else console.log(`Foundry demo, protocol-only (${choice.why}): a scripted model plays the scenario over ${choice.apis.join(", ")}, reading the access code from the screenshot it is sent`);
   console.log(`Budget: ${foundryBudget.maxTurns} turns, ${foundryBudget.maxOutputTokens} output tokens per call, 1 browser session, no retries.\n`);
 
   const stop = new AbortController();

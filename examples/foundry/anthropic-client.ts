@@ -3,7 +3,8 @@
  * bridge (`anthropicTools`): `tool_result` blocks carrying the screenshots as
  * `image` blocks.
  */
-import { anthropicTools, toAnthropicToolResultMessage, type AgentTool, type AnthropicContentBlock } from "../../src/agent.js";
+import { type AgentTool } from "../../src/agent.js";
+import { anthropicTools, toAnthropicToolResultMessage, type AnthropicContentBlock } from "../../src/anthropic.js";
 import { interruptedResult, ModelError, postJson, recordingTools, type ModelClient } from "./model-client.js";
 import { systemPrompt } from "./task.js";
 

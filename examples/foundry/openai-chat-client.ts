@@ -4,7 +4,8 @@
  * (`openAIChatTools`): tool messages first, then one user message with the
  * turn's screenshots as `image_url` parts.
  */
-import { openAIChatTools, toOpenAIChatMessages, type AgentTool, type OpenAIChatToolCall } from "../../src/agent.js";
+import { type AgentTool } from "../../src/agent.js";
+import { openAIChatTools, toOpenAIChatMessages, type OpenAIChatToolCall } from "../../src/openai.js";
 import { interruptedResult, ModelError, postJson, recordingTools, type ModelClient } from "./model-client.js";
 import { systemPrompt } from "./task.js";
 

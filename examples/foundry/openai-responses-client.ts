@@ -4,7 +4,8 @@
  * screenshots as `input_image` parts. Stateless (`store: false`): the whole
  * conversation is sent as `input` each time, so the loop's store holds it.
  */
-import { openAIResponsesTools, toOpenAIResponsesOutput, type AgentTool, type OpenAIResponsesOutputItem } from "../../src/agent.js";
+import { type AgentTool } from "../../src/agent.js";
+import { openAIResponsesTools, toOpenAIResponsesOutput, type OpenAIResponsesOutputItem } from "../../src/openai.js";
 import { interruptedResult, ModelError, postJson, recordingTools, type ModelClient } from "./model-client.js";
 import { systemPrompt } from "./task.js";
 

@@ -67,7 +67,8 @@ export function nextTurn(state: ProfilePacingState, policy: BucketPolicy, now: n
     const nextDay = (dayOf(now) + 1) * dayMs - now;
     return { kind: "refused", retryAfterMs: Math.max(nextDay, paused), reason: `the profile's ${dailyLimit(state, policy, now)} actions of today (UTC) are spent` };
   }
-  const forToken = state.tokens >= 1 ? 0 : Math.ceil(((1 - state.tokens) * 60_000) / policy.actionsPerMinute);
+  // The tolerance absorbs rounding: a wait of the computed length always brings the token.
+  const forToken = state.tokens >= 1 - 1e-9 ? 0 : Math.ceil(((1 - state.tokens) * 60_000) / policy.actionsPerMinute);
   const waits: [string, number][] = [
     ["gap", extraWaitMs],
     ["perMinute", forToken],

@@ -47,6 +47,7 @@ interface PacedSession {
 export class Pacer {
   private readonly sessions = new Map<string, PacedSession>();
   private readonly buckets = new Map<string, ProfilePacingState>();
+  private readonly refusals = new WeakSet<object>();
 
   /** `persist` is called with the profiles' states after each change (not with sessions' own buckets). */
   constructor(
@@ -102,11 +103,18 @@ export class Pacer {
     if (decision.kind === "refused") {
       session.refused++;
       const seconds = Math.ceil(decision.retryAfterMs / 1000);
-      throw new RateLimitedError(`${op} on session ${sessionId} was not run: ${decision.reason}; it may run in ${seconds} s. Nothing was sent to the page.`, {
+      const error = new RateLimitedError(`${op} on session ${sessionId} was not run: ${decision.reason}; it may run in ${seconds} s. Nothing was sent to the page.`, {
         retryAfterMs: decision.retryAfterMs,
       });
+      this.refusals.add(error);
+      throw error;
     }
     return { waitMs: decision.waitMs, reasons: decision.reasons };
+  }
+
+  /** True for a `RateLimitedError` this pacer made (a refusal of ours, not a throttle signal from a site). */
+  isOwnRefusal(error: unknown): boolean {
+    return typeof error === "object" && error !== null && this.refusals.has(error);
   }
 
   /** Counts the session's `op` as it starts, after waiting `waitedMs`; `typingMs` is the cadence it carries. */

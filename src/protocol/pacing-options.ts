@@ -6,6 +6,15 @@ const pacing = limits.pacing;
 const gap = v.optional(integerIn(0, pacing.gapMaxMs));
 const keyDelay = v.optional(integerIn(0, pacing.keyDelayMaxMs));
 
+type Bound = "minGapMs" | "maxGapMs" | "keyDelayMinMs" | "keyDelayMaxMs" | "warmupStartPerDay" | "actionsPerDay";
+
+/** `low` ≤ `high` (or `highDefault` when `high` is left out), blaming `blamed` otherwise. */
+const ordered = (low: Bound, high: Bound, blamed: Bound, highDefault = Infinity) =>
+  v.forward(
+    v.check((input: Partial<Record<Bound, number>>) => input[low] === undefined || input[low] <= (input[high] ?? highDefault), `expected ${low} ≤ ${high}`),
+    [blamed] as never,
+  );
+
 /** Overrides of the pacing policy for one session (defaults in `limits.pacing`). */
 export const PacingOverridesSchema = v.pipe(
   v.strictObject({
@@ -30,17 +39,9 @@ export const PacingOverridesSchema = v.pipe(
     /** How long the profile pauses after the site throttled it (ms). */
     backoffMs: v.optional(integerIn(0, pacing.backoffMaxMs)),
   }, "expected true, false or an object of pacing overrides"),
-  v.forward(
-    v.check((input) => input.minGapMs === undefined || input.maxGapMs === undefined || input.minGapMs <= input.maxGapMs, "expected maxGapMs ≥ minGapMs"),
-    ["maxGapMs"],
-  ),
-  v.forward(
-    v.check(
-      (input) => input.keyDelayMinMs === undefined || input.keyDelayMaxMs === undefined || input.keyDelayMinMs <= input.keyDelayMaxMs,
-      "expected keyDelayMaxMs ≥ keyDelayMinMs",
-    ),
-    ["keyDelayMaxMs"],
-  ),
+  ordered("minGapMs", "maxGapMs", "maxGapMs"),
+  ordered("keyDelayMinMs", "keyDelayMaxMs", "keyDelayMaxMs"),
+  ordered("warmupStartPerDay", "actionsPerDay", "warmupStartPerDay", pacing.actionsPerDayDefault),
 );
 
 /**

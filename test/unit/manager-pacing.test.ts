@@ -76,9 +76,11 @@ describe("defaults", () => {
 
   it("refuses bad pacing options naming the field", async () => {
     const { manager } = await setup("local");
-    await expect(manager.open({ pacing: { minGapMs: 900, maxGapMs: 100 } })).rejects.toThrow(/^options\.pacing\.maxGapMs: expected maxGapMs ≥ minGapMs/);
+    await expect(manager.open({ pacing: { minGapMs: 900, maxGapMs: 100 } })).rejects.toThrow(/^options\.pacing\.maxGapMs: expected minGapMs ≤ maxGapMs/);
     await expect(manager.open({ pacing: { actionsPerMinute: 0 } })).rejects.toThrow(/^options\.pacing\.actionsPerMinute: expected a number ≥ 1/);
     await expect(manager.open({ pacing: "fast" as never })).rejects.toThrow(/^options\.pacing: expected true, false or an object/);
+    await expect(manager.open({ pacing: { actionsPerDay: 10, warmupStartPerDay: 20 } })).rejects.toThrow(/^options\.pacing\.warmupStartPerDay: expected warmupStartPerDay ≤ actionsPerDay/);
+    await expect(manager.open({ pacing: { speed: 2 } as never })).rejects.toThrow(/^options\.pacing\.speed: unknown field/);
     expect(() => new BrowserSessionManager(new FakeAdapter(), 1, { random: 4 as never })).toThrow(ValidationError);
     await manager.close();
   });

@@ -102,6 +102,7 @@ export class BrowserSessionManager implements BrowserBackend {
   private ledgerFailure: Error | undefined;
   private readonly pacer: Pacer;
   private pacingWrites: Promise<void> = Promise.resolve();
+  private pacingQueued: StoredPacing | undefined;
 
   constructor(
     private readonly adapter: BrowserAdapter,
@@ -250,7 +251,17 @@ export class BrowserSessionManager implements BrowserBackend {
   private persistPacing(pacing: StoredPacing): void {
     const store = this.options.stateStore;
     if (!store.writePacing) return;
-    this.pacingWrites = this.pacingWrites.then(() => store.writePacing!(pacing)).catch(() => undefined);
+    // Writes do not pile up behind a slow disk: a write not started yet takes the latest state.
+    const queued = this.pacingQueued !== undefined;
+    this.pacingQueued = pacing;
+    if (queued) return;
+    this.pacingWrites = this.pacingWrites
+      .then(() => {
+        const latest = this.pacingQueued!;
+        this.pacingQueued = undefined;
+        return store.writePacing!(latest);
+      })
+      .catch(() => undefined);
   }
 
   /** Opens whose outcome is unknown; while any remain, new opens are refused. */

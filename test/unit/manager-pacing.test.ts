@@ -143,6 +143,26 @@ describe("the bucket", () => {
     await second.manager.close();
   });
 
+  it("writes of the counters do not pile up behind a slow store: a write not started takes the latest state", async () => {
+    const memory = createMemoryStateStore();
+    const written: number[] = [];
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const stateStore = {
+      ...memory,
+      async writePacing(pacing: Record<string, { dayCount: number }>) {
+        written.push(pacing["whatsapp:acme"]!.dayCount);
+        await held;
+      },
+    };
+    const { manager, id } = await setup("browserbase", { profileId: "whatsapp:acme", pacing: { minGapMs: 0, maxGapMs: 0 } }, { stateStore: stateStore as never });
+    for (let index = 0; index < 4; index++) await manager.execute(id, { op: "click", selector: "#a" });
+    release();
+    await manager.close();
+    // The first write started at once; the three counts after it were folded into one write of the last.
+    expect(written).toEqual([1, 4]);
+  });
+
   it("a human acting under the control lease is not paced", async () => {
     const { manager, id } = await setup("browserbase", { pacing: { actionsPerMinute: 1, maxWaitMs: 0 } });
     await manager.execute(id, { op: "click", selector: "#a" });

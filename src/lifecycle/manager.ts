@@ -11,7 +11,6 @@ import {
   ValidationError,
   isNotFoundError,
   isOutcomeUnknownError,
-  isRateLimitedError,
   isStationBrowserError,
 } from "../errors.js";
 import { Pacer } from "../access/pacing/pacer.js";

@@ -24,7 +24,7 @@ export interface StationBrowserErrorDetails {
   ref?: string;
   /** {@link AmbiguousTargetError}: how many elements matched. */
   count?: number;
-  /** {@link CapacityError}: how long the provider asked to wait before trying again (ms). */
+  /** {@link CapacityError}, {@link RateLimitedError}: how long to wait before trying again (ms). */
   retryAfterMs?: number;
   /** {@link ProviderError}: the provider's HTTP status. */
   status?: number;
@@ -112,6 +112,21 @@ export class CapacityError extends StationBrowserError {
   constructor(message: string, options?: StationBrowserErrorOptions & { retryAfterMs?: number | undefined }) {
     super("capacity", message, options);
     this.name = "CapacityError";
+  }
+}
+
+/**
+ * Thrown when an action may not run yet: its profile's pacing budget is
+ * spent (actions per minute or per day), the profile is paused after the
+ * site throttled it, or the wait for its turn would be longer than allowed.
+ * Nothing was sent to the page. `retryAfterMs` says when it may run.
+ */
+export class RateLimitedError extends StationBrowserError {
+  /** How long until the action may run (ms), when known. */
+  declare readonly retryAfterMs: number | undefined;
+  constructor(message: string, options?: StationBrowserErrorOptions & { retryAfterMs?: number | undefined }) {
+    super("rate_limited", message, options);
+    this.name = "RateLimitedError";
   }
 }
 
@@ -304,6 +319,7 @@ export const errorFamily = {
   action_failed: member(ActionFailedError, 422),
   control_lease: member(ControlLeaseError, 423),
   capacity: member(CapacityError, 429, "retryAfterMs"),
+  rate_limited: member(RateLimitedError, 429, "retryAfterMs"),
   internal: member(InternalError, 500),
   not_implemented: member(NotImplementedError, 501),
   provider: member(ProviderError, 502, "status", "requestId"),
@@ -380,6 +396,8 @@ export const isValidationError = (error: unknown): error is ValidationError => h
 export const isBusyError = (error: unknown): error is BusyError => hasCode(error, "busy");
 /** True for a {@link CapacityError}. */
 export const isCapacityError = (error: unknown): error is CapacityError => hasCode(error, "capacity");
+/** True for a {@link RateLimitedError}. */
+export const isRateLimitedError = (error: unknown): error is RateLimitedError => hasCode(error, "rate_limited");
 /** True for a {@link NotFoundError}. */
 export const isNotFoundError = (error: unknown): error is NotFoundError => hasCode(error, "not_found");
 /** True for a {@link ControlLeaseError}. */

@@ -7,6 +7,7 @@ export {
   ValidationError,
   BusyError,
   CapacityError,
+  RateLimitedError,
   NotFoundError,
   ControlLeaseError,
   OutcomeUnknownError,
@@ -38,6 +39,7 @@ export {
   isValidationError,
   isBusyError,
   isCapacityError,
+  isRateLimitedError,
   isNotFoundError,
   isControlLeaseError,
   isOutcomeUnknownError,
@@ -153,5 +155,8 @@ export {
   type ReconcileReport,
   type UncertainOpening,
 } from "./lifecycle/index.js";
+export { Pacer, resolvePacingPolicy, keyDelays, createSeededRandom, isPacedOp, type PacingPolicy, type RandomSource, type StoredPacing } from "./access/pacing/index.js";
+export type { PacingOverrides } from "./protocol/pacing-options.js";
+export type { PacingReport, PacingWait } from "./protocol/results.js";
 export { classifyChallenge, challengeStates, challengeDomMarkers, challengeScriptTokens } from "./access/challenge.js";
 export type { ChallengeSignals, ChallengeState, ChallengeResult as ChallengeClassification } from "./access/challenge.js";

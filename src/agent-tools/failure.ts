@@ -51,6 +51,7 @@ export const failureHints: Record<Exclude<StationBrowserErrorCode, (typeof unhin
   control_lease: "A human is controlling this session: do not act now. Wait, then observe before continuing.",
   busy: "Another call on this session is still running; wait for its result.",
   capacity: "Close a session or page you no longer need first.",
+  rate_limited: "This profile is paced to protect the account: nothing was done. Wait at least the time given before acting again; do not retry at once.",
   session_closed: "The session is gone; open a new one with station_browser_open if you still need a browser.",
   profile_in_use: "This profile is already open somewhere else; use the session that has it, or close that one first.",
   reconcile_required: "An earlier open has an unknown outcome; no new session can be opened until the host reconciles it.",

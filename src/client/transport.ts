@@ -11,6 +11,8 @@ import {
   type StationBrowserErrorDetails,
 } from "../errors.js";
 import { commandBudgetMs } from "../protocol/budget.js";
+import { isObservationCommand } from "../protocol/command-ops.js";
+import { callerLimits } from "../protocol/limits.js";
 import type { BrowserCommand } from "../protocol/commands.js";
 import { formatIssuePath, parseWith } from "../protocol/parse.js";
 import { WorkerDataBodySchema, WorkerErrorBodySchema, readMethods, wireLimits, workerRequestSchemas, workerRoute } from "../protocol/wire.js";
@@ -136,13 +138,17 @@ export class WorkerTransport {
 
   /**
    * The call's deadline: the client's `timeoutMs`, stretched for a command
-   * given a longer `timeoutMs` of its own (its time budget plus a margin for
+   * given a longer `timeoutMs` of its own or a typing cadence (its time
+   * budget, plus the longest pacing wait for a mutation, plus a margin for
    * the worker's watchdog), so a slow but legal command is not cut off.
    */
   #deadlineMs(body: Record<string, unknown>): number {
     const command = body.command as BrowserCommand | undefined;
-    if (body.method !== "execute" || typeof command !== "object" || command === null || !("timeoutMs" in command)) return this.#options.timeoutMs;
-    return Math.max(this.#options.timeoutMs, commandBudgetMs(command) + commandMarginMs);
+    if (body.method !== "execute" || typeof command !== "object" || command === null || !("timeoutMs" in command || "keyDelaysMs" in command)) {
+      return this.#options.timeoutMs;
+    }
+    const pacing = isObservationCommand(command) ? 0 : callerLimits.pacing.waitMaxMs;
+    return Math.max(this.#options.timeoutMs, commandBudgetMs(command) + pacing + commandMarginMs);
   }
 
   /** Validates the request against the wire schema and its size limit: nothing is sent when either fails. */

@@ -15,3 +15,22 @@ export const systemClock: Clock = {
   },
   clearTimeout: (timer) => globalThis.clearTimeout(timer as Parameters<typeof globalThis.clearTimeout>[0]),
 };
+
+/**
+ * Waits `ms` on `clock`; resolves `true` when the time passed, `false` at
+ * once when `signal` aborts first (the timer is cleared).
+ */
+export function waitOn(clock: Clock, ms: number, signal?: AbortSignal): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (signal?.aborted) return resolve(false);
+    const onAbort = () => {
+      clock.clearTimeout(timer);
+      resolve(false);
+    };
+    const timer = clock.setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve(true);
+    }, ms);
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+}

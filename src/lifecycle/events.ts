@@ -10,6 +10,8 @@ export interface SessionManagerEvents {
   "action-start": [event: { sessionId: string; seq: number; op: string }];
   "action-finish": [event: { sessionId: string; seq: number; op: string; outcome: "ok" | "error" | "unknown"; durationMs: number; errorCode?: string }];
   "control-change": [event: { sessionId: string; mode: "automation" | "human"; expiresAt?: string; reason: "acquired" | "renewed" | "released" | "expired" | "closed" }];
+"pacing-wait": [event: { sessionId: string; op: string; waitMs: number; reasons: string[] }];
+  "pacing-pause": [event: { sessionId: string; profileId?: string; until: string; reason: string }];
   "recording-stop": [event: { recordingId: string; sessionId: string; reason: string }];
 }
 

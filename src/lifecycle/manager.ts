@@ -13,6 +13,9 @@ import {
   isOutcomeUnknownError,
   isStationBrowserError,
 } from "../errors.js";
+import { Pacer } from "../access/pacing/pacer.js";
+import { resolvePacingPolicy } from "../access/pacing/policy.js";
+import { awaitTurn, throttleSignal, type PacedStart } from "./pacing-gate.js";
 import type { BrowserAdapter, BrowserHandle } from "../protocol/adapter.js";
 import { resolveExecuteOptions, type BrowserBackend, type CloseSessionOptions, type ExecuteOptions, type OpenCallOptions, type ResumeOptions } from "../protocol/backend.js";
 import { isObservationCommand, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
@@ -31,7 +34,7 @@ import { describeCommand } from "./mask.js";
 import { performCommand, type PerformAction } from "../protocol/perform.js";
 import { resolveSessionManagerOptions, type ResolvedSessionManagerOptions, type SessionManagerOptions } from "./options.js";
 import { Recorder, type RecordingFrame } from "./recordings.js";
-import type { Checkpoint, JournalEntry, RecordingMeta, StoredLedger } from "./stores.js";
+import type { Checkpoint, JournalEntry, RecordingMeta, StoredLedger, StoredPacing } from "./stores.js";
 import type { ManagedSessionInfo } from "../protocol/sessions.js";
 
 export type { ManagedSessionInfo } from "../protocol/sessions.js";
@@ -76,7 +79,7 @@ interface ManagedSession {
  * ```
  */
 export class BrowserSessionManager implements BrowserBackend {
-  /** Events: `session-open`, `session-close`, `action-start`, `action-finish`, `control-change`, `recording-stop`. */
+  /** Events: `session-open`, `session-close`, `action-start`, `action-finish`, `pacing-wait`, `pacing-pause`, `control-change`, `recording-stop`. */
   readonly events = new SessionManagerEmitter();
   private readonly options: ResolvedSessionManagerOptions;
   private readonly sessions = new Map<string, ManagedSession>();
@@ -96,6 +99,9 @@ export class BrowserSessionManager implements BrowserBackend {
   private closing = false;
   private ledgerWrites: Promise<void> = Promise.resolve();
   private ledgerFailure: Error | undefined;
+  private readonly pacer: Pacer;
+  private pacingWrites: Promise<void> = Promise.resolve();
+  private pacingQueued: StoredPacing | undefined;
 
   constructor(
     private readonly adapter: BrowserAdapter,
@@ -113,6 +119,11 @@ export class BrowserSessionManager implements BrowserBackend {
       (ledger) => this.persistLedger(ledger),
     );
     this.grants = new Set(this.options.profileGrants);
+    this.pacer = new Pacer(
+      () => clock.now(),
+      this.options.random,
+      (pacing) => this.persistPacing(pacing),
+    );
     this.checkpointBook = new CheckpointBook(this.options.stateStore);
     this.leases = new ControlLeases(clock, (sessionId, state, reason) =>
       this.events.emit("control-change", { sessionId, mode: state.mode, ...(state.expiresAt ? { expiresAt: state.expiresAt } : {}), reason }),
@@ -147,6 +158,7 @@ export class BrowserSessionManager implements BrowserBackend {
     this.journal.load(stored.journal);
     // What a previous owner of this root still owed its provider: found again by reconcile().
     this.ledger.load(stored.ledger);
+    this.pacer.load(stored.pacing);
     this.checkpointBook.load(stored.checkpoints);
     await this.recorder.load(this.options.recordingTtlMs);
   }
@@ -228,6 +240,27 @@ export class BrowserSessionManager implements BrowserBackend {
       .catch((error: unknown) => {
         this.ledgerFailure ??= error instanceof Error ? error : new Error(String(error));
       });
+  }
+
+  /**
+   * Writes the pacing counters after the writes before them. A failed write
+   * does not stop actions (the counters in memory still hold them back); the
+   * next write carries the whole state again.
+   */
+  private persistPacing(pacing: StoredPacing): void {
+    const store = this.options.stateStore;
+    if (!store.writePacing) return;
+    // Writes do not pile up behind a slow disk: a write not started yet takes the latest state.
+    const queued = this.pacingQueued !== undefined;
+    this.pacingQueued = pacing;
+    if (queued) return;
+    this.pacingWrites = this.pacingWrites
+      .then(() => {
+        const latest = this.pacingQueued!;
+        this.pacingQueued = undefined;
+        return store.writePacing!(latest);
+      })
+      .catch(() => undefined);
   }
 
   /** Opens whose outcome is unknown; while any remain, new opens are refused. */
@@ -328,6 +361,7 @@ export class BrowserSessionManager implements BrowserBackend {
     };
     if (options.profileId !== undefined) this.openProfiles.add(options.profileId);
     this.sessions.set(session.id, session);
+    this.pacer.openSession(session.id, resolvePacingPolicy(options.pacing, handle.provider), options.profileId);
     this.touch(session);
     this.events.emit("session-open", { sessionId: session.id, provider: handle.provider, ...(handle.profileId ? { profileId: handle.profileId } : {}) });
     return session;
@@ -357,10 +391,14 @@ export class BrowserSessionManager implements BrowserBackend {
     signal?.addEventListener("abort", () => controller.abort(), { once: true });
     session.running = { op: parsed.op, mutating, controller };
     let seq: number;
+    let paced: PacedStart | undefined;
     try {
+      // A human's own input (under the control lease) is not paced.
+      paced = human ? undefined : await awaitTurn(this.pacer, this.options.clock, this.events, sessionId, parsed, controller.signal);
       seq = await this.journal.start({ sessionId, op: parsed.op, detail: describeCommand(parsed), ...(human ? { human } : {}) });
     } catch (error) {
-      session.running = undefined;
+      if (session.running?.controller === controller) session.running = undefined;
+      if (paced) this.pacer.finished(sessionId, parsed.op);
       throw error;
     }
     const started = this.options.clock.now();
@@ -369,14 +407,19 @@ export class BrowserSessionManager implements BrowserBackend {
     let outcome: "ok" | "error" | "unknown" = "ok";
     let errorCode: string | undefined;
     try {
-      return (await this.adapter.execute(session.handle, parsed, controller.signal)) as CommandResult<Command["op"]>;
+      const result = await this.adapter.execute(session.handle, paced?.command ?? parsed, controller.signal);
+      this.noteThrottle(sessionId, result);
+      const reported = parsed.op === "diagnostics" ? { ...result, pacing: this.pacer.report(sessionId) } : result;
+      return (paced ? { ...reported, pacedMs: paced.pacedMs } : reported) as CommandResult<Command["op"]>;
     } catch (error) {
+      this.noteThrottle(sessionId, error);
       const failure = session.closed ? this.closedDuring(session, parsed.op, mutating, error) : error;
       outcome = isOutcomeUnknownError(failure) ? "unknown" : "error";
       errorCode = isStationBrowserError(failure) ? failure.code : "internal";
       throw failure;
     } finally {
       if (session.running?.controller === controller) session.running = undefined;
+      if (paced) this.pacer.finished(sessionId, parsed.op);
       session.lastActionAt = this.options.clock.now();
       // Not awaited: the answer does not wait for the finish record (see Journal.finish).
       this.journal.finish(seq, outcome, errorCode);
@@ -390,6 +433,35 @@ export class BrowserSessionManager implements BrowserBackend {
       });
       if (!session.closed) this.touch(session);
     }
+  }
+
+  /**
+   * Hands the manager a throttle signal from the site for a session: an
+   * action result (or a `challenge` result) whose `challenge.state` is
+   * `rate_limited`, or a `RateLimitedError` the site caused (this manager's
+   * own pacing refusals are ignored). The session's profile bucket then
+   * pauses for its policy's `backoffMs` (or the site's `retryAfterMs`, when
+   * longer) instead of trying harder: its actions fail with
+   * `RateLimitedError` until the pause ends. `execute` applies this to every
+   * result and error itself; call it for signals seen elsewhere. Returns the
+   * end of the pause (ISO time), or undefined when there was no signal or
+   * the session is not paced.
+   *
+   * @example
+   * ```ts
+   * const seen = await browsers.execute(id, { op: "challenge" });
+   * browsers.noteThrottle(id, seen); // already done by execute; shown for a host's own signals
+   * ```
+   */
+  noteThrottle(sessionId: string, outcome: unknown): string | undefined {
+    const session = this.sessions.get(sessionId);
+    const signal = session ? throttleSignal(this.pacer, outcome) : undefined;
+    if (!session || !signal) return undefined;
+    const until = this.pacer.throttled(sessionId, signal.reason, signal.atLeastMs);
+    if (until === undefined) return undefined;
+    const at = new Date(until).toISOString();
+    this.events.emit("pacing-pause", { sessionId, ...(session.options.profileId ? { profileId: session.options.profileId } : {}), until: at, reason: signal.reason });
+    return at;
   }
 
   /**
@@ -433,6 +505,7 @@ export class BrowserSessionManager implements BrowserBackend {
     this.options.clock.clearTimeout(session.idleTimer);
     session.running?.controller.abort();
     this.leases.drop(sessionId);
+    this.pacer.closeSession(sessionId);
     await this.recorder.stopSession(sessionId);
     try {
       await this.adapter.close(session.handle);
@@ -475,6 +548,7 @@ export class BrowserSessionManager implements BrowserBackend {
     await this.recorder.close().catch(() => undefined);
     await this.journal.flush();
     await this.ledgerWrites;
+    await this.pacingWrites;
     // Releasing the root may fail (a read-only disk); a stale owner lock is taken over by the next owner.
     if (!this.initError) await this.options.stateStore.close().catch(() => undefined);
     if (this.options.ownsAdapter) await this.adapter.shutdown?.();

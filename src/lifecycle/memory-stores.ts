@@ -1,4 +1,4 @@
-import type { Checkpoint, JournalEntry, RecordingMeta, RecordingStore, StateStore, StoredLedger, StoredState } from "./stores.js";
+import type { Checkpoint, JournalEntry, RecordingMeta, RecordingStore, StateStore, StoredLedger, StoredPacing, StoredState } from "./stores.js";
 
 /**
  * A state store in memory: what a manager without `stateRootDir` uses. Nothing
@@ -18,6 +18,7 @@ export function createMemoryStateStore(): StateStore {
         journal: journal.map((entry) => ({ ...entry })),
         checkpoints: [...state.checkpoints],
         ...(state.ledger ? { ledger: structuredClone(state.ledger) } : {}),
+        ...(state.pacing ? { pacing: structuredClone(state.pacing) } : {}),
       };
     },
     async writeJournal(entries: readonly JournalEntry[]) {
@@ -42,6 +43,9 @@ export function createMemoryStateStore(): StateStore {
     },
     async writeLedger(ledger: StoredLedger) {
       state = { ...state, ledger: structuredClone(ledger) };
+    },
+    async writePacing(pacing: StoredPacing) {
+      state = { ...state, pacing: structuredClone(pacing) };
     },
     async close() {},
   };

@@ -4,6 +4,7 @@ import { integerIn, profileId } from "../protocol/fields.js";
 import { limits } from "../protocol/limits.js";
 import { parseWith } from "../protocol/parse.js";
 import { systemClock, type Clock } from "./clock.js";
+import type { RandomSource } from "../access/pacing/random.js";
 import { createMemoryRecordingStore, createMemoryStateStore } from "./memory-stores.js";
 import type { RecordingStore, StateStore } from "./stores.js";
 
@@ -25,8 +26,10 @@ export interface SessionManagerOptions {
   stateStore?: StateStore;
   /** Where recording frames live (default in memory). */
   recordingStore?: RecordingStore;
-  /** Time source and timers (default the system clock). */
+  /** Time source and timers (default the system clock); pacing waits run on it. */
   clock?: Clock;
+  /** Uniform numbers in [0, 1) for pacing jitter and typing cadence (default `Math.random`; seeded in tests). */
+  random?: RandomSource;
   /**
    * Host profile ids this manager may open (more with `grantProfile`). A
    * profile that is not granted cannot be opened.
@@ -51,6 +54,7 @@ export interface ResolvedSessionManagerOptions {
   stateStore: StateStore;
   recordingStore: RecordingStore;
   clock: Clock;
+  random: RandomSource;
   recordingLimits: { framesPerRecording: number; recordingsPerManager: number; bytesPerManager: number };
   profileGrants: string[];
   ownsAdapter: boolean;
@@ -89,6 +93,9 @@ export function resolveSessionManagerOptions(options: SessionManagerOptions): Re
       'file storage needs Node: use BrowserSessionManager from "station-browser-use/playwright", or pass a recordingStore',
     );
   }
+  if (options.random !== undefined && typeof options.random !== "function") {
+    throw new ValidationError("options.random", "expected a function returning numbers in [0, 1)");
+  }
   const scalars = parseWith(ScalarOptionsSchema, options, "options");
   return {
     idleTimeoutMs: scalars.idleTimeoutMs ?? limits.manager.idleTimeoutDefaultMs,
@@ -98,6 +105,7 @@ export function resolveSessionManagerOptions(options: SessionManagerOptions): Re
     stateStore: options.stateStore ?? createMemoryStateStore(),
     recordingStore: options.recordingStore ?? createMemoryRecordingStore(),
     clock: options.clock ?? systemClock,
+    random: options.random ?? Math.random,
     profileGrants: scalars.profileGrants ?? [],
     ownsAdapter: scalars.ownsAdapter ?? false,
     recordingLimits: {

@@ -7,6 +7,9 @@
 import type { PendingRelease, UncertainOpening } from "./ledger.js";
 import type { ResolvedOpenOptions } from "../protocol/open-options.js";
 import type { Checkpoint, RecordingMeta } from "../protocol/sessions.js";
+import type { StoredPacing } from "../access/pacing/pacer.js";
+
+export type { StoredPacing } from "../access/pacing/pacer.js";
 
 /** One action as the journal (and the audit) keeps it. */
 export interface JournalEntry {
@@ -49,6 +52,8 @@ export interface StoredState {
   checkpoints: Checkpoint[];
   /** Uncertain opens and unconfirmed releases (absent in stores that do not keep them). */
   ledger?: StoredLedger;
+  /** Pacing counters per profile (absent in stores that do not keep them). */
+  pacing?: StoredPacing;
 }
 
 /**
@@ -83,6 +88,13 @@ export interface StateStore {
    * ledger lives in memory only.
    */
   writeLedger?(ledger: StoredLedger): Promise<void>;
+  /**
+   * Replaces the profiles' pacing counters (token bucket, today's count,
+   * first day for the warm-up, a throttle pause) atomically, so a profile's
+   * daily allowance and warm-up hold across restarts. Optional: without it
+   * they live in memory only.
+   */
+  writePacing?(pacing: StoredPacing): Promise<void>;
   /** Releases ownership. */
   close(): Promise<void>;
 }

@@ -16,6 +16,26 @@ export const fillValue = boundedString(callerLimits.valueLength, "value");
 export const typeText = boundedString(callerLimits.valueLength, "text");
 export const pressKey = nonEmptyString(callerLimits.keyLength, "key");
 
+/**
+ * `fill` and `type`: the pause before each character (ms, one per character
+ * as `for…of` counts them), typed key by key. The pacing policy fills it in
+ * when human typing is on; it reveals the text's shape, so it is never logged.
+ */
+export const keyDelaysMs = v.optional(
+  v.pipe(
+    v.array(integerIn(0, callerLimits.pacing.keyDelayMaxMs), "expected an array of pauses in ms"),
+    v.maxLength(callerLimits.valueLength, `at most ${callerLimits.valueLength} pauses`),
+    v.check(
+      (delays) => delays.reduce((sum, delay) => sum + delay, 0) <= callerLimits.pacing.typingTotalMaxMs,
+      `expected pauses adding up to at most ${callerLimits.pacing.typingTotalMaxMs} ms`,
+    ),
+  ),
+);
+
+/** The total of a command's `keyDelaysMs` (0 without). */
+export const keyDelaysTotalMs = (command: { keyDelaysMs?: readonly number[] | undefined }): number =>
+  (command.keyDelaysMs ?? []).reduce((sum, delay) => sum + delay, 0);
+
 /** `select`: one option (value or label) or several. */
 export const selectValue = v.union(
   [

@@ -8,6 +8,7 @@ import {
   dialogTimeout,
   downloadOffset,
   fillValue,
+  keyDelaysMs,
   pressKey,
   promptText,
   screenshotFormat,
@@ -91,11 +92,12 @@ export const commandSchemas = {
 
   // Interaction
   click: targeted("click", { textChange, button: mouseButton, clickCount, modifiers, timeoutMs: actionTimeout }),
-  fill: targeted("fill", { textChange, value: fillValue, timeoutMs: actionTimeout }),
+  fill: targeted("fill", { textChange, value: fillValue, keyDelaysMs, timeoutMs: actionTimeout }),
   type: targeted("type", {
     textChange,
     text: typeText,
     delayMs: v.optional(integerIn(0, 1000)),
+    keyDelaysMs,
     timeoutMs: actionTimeout,
   }),
   press: targeted("press", { textChange, key: pressKey, timeoutMs: actionTimeout }),

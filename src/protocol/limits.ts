@@ -102,6 +102,38 @@ export const callerLimits = {
     controlTtlDefaultMs: 30_000,
     maxSessionsMax: 256,
   },
+  /** Pacing of mutating actions (`src/access/pacing`, applied by the manager). */
+  pacing: {
+    /** Gap between two paced actions of a session, drawn uniformly in [min, max]: defaults and ceiling (ms). */
+    gapDefaultMinMs: 800,
+    gapDefaultMaxMs: 2_500,
+    gapMaxMs: 60_000,
+    /** Pause before each typed character with human typing: defaults and ceiling (ms). */
+    keyDelayDefaultMinMs: 50,
+    keyDelayDefaultMaxMs: 150,
+    keyDelayMaxMs: 2_000,
+    /** Extra pause before the character that follows a space, and one that follows punctuation (ms, min and max). */
+    afterSpaceExtraMs: [10, 100],
+    afterPunctuationExtraMs: [50, 500],
+    /** Longest cadence of one `fill`/`type` (ms); a longer one is scaled down to fit. */
+    typingTotalMaxMs: 60_000,
+    /** Paced actions per minute per profile (token bucket; the burst is the same number): default and ceiling. */
+    actionsPerMinuteDefault: 30,
+    actionsPerMinuteMax: 600,
+    /** Paced actions per UTC day per profile: default and ceiling. */
+    actionsPerDayDefault: 2_000,
+    actionsPerDayMax: 1_000_000,
+    /** Longest warm-up ramp (days). */
+    warmupDaysMax: 90,
+    /** Longest an action waits for its turn before it fails with `RateLimitedError` instead: default and ceiling (ms). */
+    waitDefaultMs: 10_000,
+    waitMaxMs: 30_000,
+    /** How long a profile pauses after the site throttled it: default and ceiling (ms). */
+    backoffDefaultMs: 10 * 60_000,
+    backoffMaxMs: 24 * 60 * 60_000,
+    /** Recent waits a session's diagnostics report. */
+    waitsReported: 20,
+  },
 } as const;
 
 /**

@@ -1,6 +1,7 @@
 import * as v from "valibot";
 import { callerLimits } from "./limits.js";
 import { integerIn, nonEmptyString, profileId } from "./fields.js";
+import { PacingOptionSchema } from "./pacing-options.js";
 
 /** Options for opening a browser session. */
 export const OpenOptionsSchema = v.strictObject({
@@ -19,6 +20,12 @@ export const OpenOptionsSchema = v.strictObject({
   ),
   /** Record console message text in diagnostics (off by default; text is capped). */
   consoleText: v.optional(v.boolean("expected a boolean")),
+  /**
+   * Pacing of mutating actions (gap with jitter, per-profile actions per
+   * minute and per day, human typing): `true`, `false` or overrides. Left
+   * out: on for Browserbase and Steel, off for local Chromium.
+   */
+  pacing: PacingOptionSchema,
 });
 
 /** Options accepted by `open`. */

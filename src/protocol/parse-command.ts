@@ -61,10 +61,23 @@ function crossFieldProblem(command: RawBrowserCommand): [string, string] | undef
     const problem = uploadSizeProblem(command.files);
     if (problem) return ["command.files", problem];
   }
+  if (command.op === "fill" || command.op === "type") {
+    const problem = keyDelaysProblem(command);
+    if (problem) return ["command.keyDelaysMs", problem];
+  }
   if (command.op === "waitFor") {
     const given = [command.selector ?? command.target, command.text, command.loadState].filter((value) => value !== undefined);
     if (given.length !== 1) return ["command.target", "give exactly one of `target` (or `selector`), `text` or `loadState`"];
   }
+  return undefined;
+}
+
+/** `keyDelaysMs` must give one pause per character, and `type` takes it or `delayMs`, not both. */
+function keyDelaysProblem(command: { keyDelaysMs?: number[] | undefined; delayMs?: number | undefined; value?: string; text?: string }): string | undefined {
+  if (command.keyDelaysMs === undefined) return undefined;
+  if (command.delayMs !== undefined) return "give either `delayMs` or `keyDelaysMs`, not both";
+  const characters = [...(command.value ?? command.text ?? "")].length;
+  if (command.keyDelaysMs.length !== characters) return `expected one pause per character (${characters}), got ${command.keyDelaysMs.length}`;
   return undefined;
 }
 

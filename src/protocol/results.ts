@@ -71,6 +71,12 @@ const action = {
    * for it (`textChange: true`) and the page could be read before and after.
    */
   textChange: v.optional(TextChangeSchema),
+  /**
+   * Time this action spent in pacing (ms): the wait for its turn (gap,
+   * per-profile bucket) plus the typing cadence. Present when the session is
+   * paced, so a benchmark can tell pacing from overhead.
+   */
+  pacedMs: v.optional(number),
 };
 
 /** The result of every action (navigation and interaction commands). */
@@ -218,7 +224,7 @@ export const ContentResultSchema = v.looseObject({ html: text, truncated: flag, 
 export type ContentResult = Shape<typeof ContentResultSchema>;
 
 /** Result of `evaluate`: any JSON value (absent when the expression gave `undefined`). */
-export const EvaluateResultSchema = v.looseObject({ value: v.unknown() });
+export const EvaluateResultSchema = v.looseObject({ value: v.unknown(), pacedMs: v.optional(number) });
 export type EvaluateResult = Shape<typeof EvaluateResultSchema>;
 
 /** One diagnostics event. */
@@ -236,12 +242,47 @@ export const DiagnosticsEventSchema = v.looseObject({
 });
 export type DiagnosticsEvent = Shape<typeof DiagnosticsEventSchema>;
 
+/** One wait of a paced action (diagnostics). */
+export const PacingWaitSchema = v.looseObject({
+  at: text,
+  op: text,
+  /** Time waited for the action's turn (ms). */
+  waitedMs: number,
+  /** Typing cadence carried out by the engine (ms), for human typing. */
+  typingMs: v.optional(number),
+  /** What made it wait: `gap`, `perMinute`, `pause`. */
+  reasons: texts,
+});
+export type PacingWait = Shape<typeof PacingWaitSchema>;
+
+/** The pacing of a session as diagnostics report it (added by the session manager). */
+export const PacingReportSchema = v.looseObject({
+  enabled: flag,
+  /** The resolved policy (see `PacingPolicy`). */
+  policy: v.looseObject({}),
+  /** The bucket's key: the profile id, or the session for a session without a profile. */
+  bucketKey: optionalText,
+  /** Actions counted today (UTC) and the allowance of today (lower during warm-up). */
+  dayCount: v.optional(number),
+  dailyLimit: v.optional(number),
+  /** Until when the profile is paused after a throttle signal (ISO time). */
+  pausedUntil: optionalText,
+  pauseReason: optionalText,
+  /** The latest waits, oldest first, and totals since the session opened. */
+  waits: v.array(PacingWaitSchema),
+  totalWaitedMs: number,
+  refused: number,
+});
+export type PacingReport = Shape<typeof PacingReportSchema>;
+
 /** Result of `diagnostics`. */
 export const DiagnosticsResultSchema = v.looseObject({
   events: v.array(DiagnosticsEventSchema),
   /** Events that fell out of the ring before they were read. */
   dropped: number,
   nextSeq: number,
+  /** The session's pacing: policy, today's count, the waits taken (added by the session manager). */
+  pacing: v.optional(PacingReportSchema),
 });
 export type DiagnosticsResult = Shape<typeof DiagnosticsResultSchema>;
 

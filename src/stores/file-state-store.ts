@@ -2,14 +2,14 @@ import { mkdir, readdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { JournalError, ValidationError } from "../errors.js";
 import type { PendingRelease } from "../lifecycle/ledger.js";
-import type { Checkpoint, JournalEntry, StateStore, StoredLedger, StoredState, StoredUncertainOpening } from "../lifecycle/stores.js";
+import type { Checkpoint, JournalEntry, StateStore, StoredLedger, StoredPacing, StoredState, StoredUncertainOpening } from "../lifecycle/stores.js";
 import { readJsonFile, syncDirectory, writeFileAtomically } from "./atomic-file.js";
 import { appendJournalLines, compactJournalFile, journalLine, readJournalFile, syncJournalFile } from "./journal-file.js";
 import { claimOwnerLock, type OwnerLock } from "./owner-lock.js";
 
 const field = "options.stateRootDir";
 /** Temporary files an interrupted write of this store leaves behind. */
-const leftoverPattern = /^(?:root|journal|checkpoints)\.jsonl?\.\d+\.[0-9a-f]+\.tmp$/;
+const leftoverPattern = /^(?:root|journal|checkpoints|ledger|pacing)\.jsonl?\.\d+\.[0-9a-f]+\.tmp$/;
 
 /** `root.json`: what the state root is for. */
 interface RootDescription {
@@ -39,7 +39,8 @@ async function readRecords(path: string, isValid: (value: Record<string, unknown
  * time), `root.json` (the tenant the root was created for), `journal.jsonl`
  * (see `journal-file.ts`: appended, a start synced before it resolves, a
  * finish not; compacted by a replacement) and `checkpoints.json` and
- * `ledger.json` (uncertain opens, unconfirmed releases), each replaced
+ * `ledger.json` (uncertain opens, unconfirmed releases) and `pacing.json`
+ * (each profile's pacing counters: today's count, first day, a pause), each replaced
  * atomically (temporary file, fsync, rename, directory fsync) so a failed
  * write leaves the previous file intact. A `journal.json` of an earlier
  * version is converted once, when the root is opened.
@@ -66,6 +67,7 @@ export function createFileStateStore(stateRootDir: string): StateStore {
     legacyJournal: join(root, "journal.json"),
     checkpoints: join(root, "checkpoints.json"),
     ledger: join(root, "ledger.json"),
+    pacing: join(root, "pacing.json"),
   };
   let lock: OwnerLock | undefined;
   let writes: Promise<void> = Promise.resolve();
@@ -83,7 +85,7 @@ export function createFileStateStore(stateRootDir: string): StateStore {
   async function checkTenant(tenantId: string | undefined): Promise<void> {
     const stored = await readJsonFile(paths.root, field);
     if (stored === undefined) {
-      const holdsState = (await readdir(root)).some((name) => name === "journal.json" || name === "journal.jsonl" || name === "checkpoints.json" || name === "ledger.json");
+      const holdsState = (await readdir(root)).some((name) => name === "journal.json" || name === "journal.jsonl" || name === "checkpoints.json" || name === "ledger.json" || name === "pacing.json");
       if (holdsState) throw new ValidationError(field, `${root} holds state but no root.json; refusing to adopt it`);
       const description: RootDescription = { version: 1, ...(tenantId === undefined ? {} : { tenantId }), createdAt: new Date().toISOString() };
       await writeFileAtomically(paths.root, `${JSON.stringify(description, null, 2)}\n`);
@@ -148,12 +150,15 @@ export function createFileStateStore(stateRootDir: string): StateStore {
             (item.kind === "uncertain" && typeof item.openTag === "string" && isRecord(item.options)) ||
             (item.kind === "pending" && typeof item.providerSessionId === "string" && typeof item.provider === "string"),
         );
+        const counted = await readRecords(paths.pacing, (item) => typeof item.profileId === "string" && typeof item.dayCount === "number" && typeof item.day === "number");
         lock = claimed;
+        const pacing: StoredPacing = {};
+        for (const { profileId, ...state } of counted) pacing[profileId as string] = state as unknown as StoredPacing[string];
         const ledger: StoredLedger = {
           uncertain: owed.filter((item) => item.kind === "uncertain").map(({ kind: _kind, ...item }) => item as unknown as StoredUncertainOpening),
           pending: owed.filter((item) => item.kind === "pending").map(({ kind: _kind, ...item }) => item as unknown as PendingRelease),
         };
-        return { journal, checkpoints: checkpoints as unknown as Checkpoint[], ledger };
+        return { journal, checkpoints: checkpoints as unknown as Checkpoint[], ledger, ...(counted.length > 0 ? { pacing } : {}) };
       } catch (error) {
         await claimed.release().catch(() => undefined);
         throw error;
@@ -197,6 +202,10 @@ export function createFileStateStore(stateRootDir: string): StateStore {
         ...ledger.pending.map((item) => ({ kind: "pending", ...item })),
       ];
       await enqueueWrite(paths.ledger, JSON.stringify(items));
+    },
+
+    async writePacing(pacing: StoredPacing): Promise<void> {
+      await enqueueWrite(paths.pacing, JSON.stringify(Object.entries(pacing).map(([profileId, state]) => ({ profileId, ...state }))));
     },
 
     async close(): Promise<void> {

@@ -43,6 +43,8 @@ const titleOf = (url: string) => (url === "about:blank" ? "" : new URL(url).path
 export class FakeAdapter implements BrowserAdapter {
   /** Every command executed, in order: `[handle id, op]`. */
   readonly executed: [string, string][] = [];
+  /** The commands themselves, in the same order, as the adapter received them. */
+  readonly commands: (BrowserCommand | BrowserCommandInput)[] = [];
   /** Open calls seen, with their options and context. */
   readonly opens: { options: OpenOptions; context: AdapterOpenContext }[] = [];
   readonly closed: string[] = [];
@@ -51,6 +53,7 @@ export class FakeAdapter implements BrowserAdapter {
   private goneListeners: ((handleId: string) => void)[] = [];
   private nextId = 1;
   private loseOpens = 0;
+  private readonly scripted = new Map<string, (Record<string, unknown> | Error)[]>();
   /** Sessions that ran under a tag and still run, as a provider would list them (also after the manager forgot them). */
   private readonly provider = new Map<string, FoundSession>();
 
@@ -86,6 +89,7 @@ export class FakeAdapter implements BrowserAdapter {
     if (!session) throw new SessionClosedError(`fake session ${handle.id} is gone`);
     if (signal?.aborted) throw new ActionFailedError(`${command.op} was cancelled before it started`);
     this.executed.push([handle.id, command.op]);
+    this.commands.push(command);
     const held = this.gateFor(command.op);
     await new Promise<void>((resolve, reject) => {
       const fail = (error: Error) => reject(error);
@@ -101,7 +105,17 @@ export class FakeAdapter implements BrowserAdapter {
         reject,
       );
     });
-    return this.answer(session, command) as CommandResult<Command["op"]>;
+    const scripted = this.scripted.get(command.op)?.shift();
+    if (scripted instanceof Error) throw scripted;
+    const answer = this.answer(session, command);
+    return (scripted ? { ...(answer as object), ...scripted } : answer) as CommandResult<Command["op"]>;
+  }
+
+  /** The next `op` answers with these fields added to (or over) its usual result, or throws this error after running. */
+  answerNext(op: string, fields: Record<string, unknown> | Error): void {
+    const queue = this.scripted.get(op) ?? [];
+    queue.push(fields);
+    this.scripted.set(op, queue);
   }
 
   async close(handle: BrowserHandle): Promise<void> {

@@ -185,6 +185,24 @@ describe("time limits, cancellation and size", () => {
     await expect(command).resolves.toMatchObject({ ok: true });
   });
 
+  it("stretches the deadline for a command carrying a typing cadence (its budget plus the longest pacing wait)", async () => {
+    const answer = dataScript({ ok: true, url: "http://127.0.0.1/", title: "", navigated: false, newPages: [], pacedMs: 2 });
+    let arrived!: () => void;
+    const commandArrived = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    worker.answer((request, response, destroy) => {
+      if (request.body?.method !== "execute") return;
+      arrived();
+      void held.then(() => answer(request, response, destroy));
+    });
+    const command = client({ timeoutMs: 200 }).execute("s1", { op: "fill", selector: "#a", value: "ab", keyDelaysMs: [1, 1] });
+    await commandArrived;
+    expect(await failure(client({ timeoutMs: 200 }).list())).toBeInstanceOf(errors.TimeoutError);
+    release();
+    await expect(command).resolves.toMatchObject({ ok: true, pacedMs: 2 });
+  });
+
   it("the time limit covers retries", async () => {
     worker.answer(status(503));
     await expect(client({ timeoutMs: 300, retry: { delayMs: 5000, maxDelayMs: 5000 } }).list()).rejects.toSatisfy(errors.isTimeoutError);

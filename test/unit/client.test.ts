@@ -152,6 +152,7 @@ const expectedClass: Record<WorkerErrorCode, new (...args: never[]) => errors.St
   action_failed: errors.ActionFailedError,
   control_lease: errors.ControlLeaseError,
   capacity: errors.CapacityError,
+  rate_limited: errors.RateLimitedError,
   internal: errors.InternalError,
   not_implemented: errors.NotImplementedError,
   provider: errors.ProviderError,

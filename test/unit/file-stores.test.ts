@@ -81,6 +81,8 @@ describe("createFileStateStore", () => {
     const pending = { providerSessionId: "p1", provider: "local", openTag: "t1", since: "2026-11-30T00:00:00.000Z", reason: "503" };
     const uncertain = { openTag: "t2", since: "2026-11-30T00:00:00.000Z", reason: "no answer", options: { openTag: "t2" } };
     await store.writeLedger!({ uncertain: [uncertain], pending: [pending] });
+    const pacing = { "whatsapp:acme": { tokens: 3.5, refilledAt: 1_764_000_000_000, day: 20_422, dayCount: 12, firstDay: 20_420, pausedUntil: 1_764_000_600_000, pauseReason: "rate_limited" } };
+    await store.writePacing!(pacing);
     await store.close();
     await store.close(); // idempotent
     expect(existsSync(join(root, "owner.lock"))).toBe(false);
@@ -90,6 +92,7 @@ describe("createFileStateStore", () => {
       journal,
       checkpoints: [checkpoint],
       ledger: { uncertain: [{ openTag: "t2", since: "2026-11-30T00:00:00.000Z", reason: "no answer", options: { openTag: "t2" } }], pending: [{ providerSessionId: "p1", provider: "local", openTag: "t1", since: "2026-11-30T00:00:00.000Z", reason: "503" }] },
+      pacing,
     });
     await reopened.close();
   });

@@ -6,6 +6,7 @@ import type { PageState } from "../session.js";
 import { mayHoldPassword, maxPasswordFieldsRead } from "../password-fields.js";
 import { actOn, locateUnchecked } from "../targets.js";
 import type { Target } from "../../protocol/target.js";
+import { typeByKey } from "../typing-cadence.js";
 
 const withSignal = (context: CommandContext) => (context.signal ? { signal: context.signal } : {});
 
@@ -93,6 +94,20 @@ export const interactionHandlers: CommandHandlers<
 
   async fill(context, command) {
     let sensitive = true;
+    const keyDelaysMs = command.keyDelaysMs;
+    if (keyDelaysMs !== undefined) {
+      // Human typing: the field is cleared, then the value typed key by key with the pacing cadence.
+      const result = await runAction(context, async (state) => {
+        const options = { timeout: actionTimeout(command), ...withSignal(context) };
+        const locator = await actIn(context, state, command.target, command, async (locator) => {
+          await locator.fill("", options);
+          await typeByKey((character) => locator.pressSequentially(character, options), command.value, keyDelaysMs, context.signal, true);
+          return locator;
+        });
+        sensitive = await mayHoldPassword(state.page, command.value, locator, state.probe);
+      });
+      return { ...result, sensitive };
+    }
     const result = await runAction(context, async (state) => {
       // Asked before the fill, answered by the page as the text arrives (see MainFrameProbe.watchFill).
       const watch = command.value !== "" && state.page.frames().length === 1 ? state.probe?.watchFill(command.value, maxPasswordFieldsRead) : undefined;
@@ -112,14 +127,18 @@ export const interactionHandlers: CommandHandlers<
     let sensitive = true;
     const result = await runAction(context, async (state) => {
       const delay = command.delayMs ?? 0;
+      const keyDelaysMs = command.keyDelaysMs;
       if (command.target) {
+        const options = { timeout: actionTimeout(command), ...withSignal(context) };
         const locator = await actIn(context, state, command.target, command, async (locator) => {
-          await locator.pressSequentially(command.text, { delay, timeout: actionTimeout(command), ...withSignal(context) });
+          if (keyDelaysMs) await typeByKey((character) => locator.pressSequentially(character, options), command.text, keyDelaysMs, context.signal);
+          else await locator.pressSequentially(command.text, { delay, ...options });
           return locator;
         });
         sensitive = await mayHoldPassword(state.page, command.text, locator, state.probe);
       } else {
-        await state.page.keyboard.type(command.text, { delay });
+        if (keyDelaysMs) await typeByKey((character) => state.page.keyboard.type(character), command.text, keyDelaysMs, context.signal);
+        else await state.page.keyboard.type(command.text, { delay });
         sensitive = await mayHoldPassword(state.page, command.text, undefined, state.probe);
       }
     });

@@ -11,6 +11,7 @@ import {
   CheckpointSchema,
   ControlGrantSchema,
   ControlStateSchema,
+  LiveViewAnswerSchema,
   ManagedSessionInfoSchema,
   ReconcileReportSchema,
   RecordingFrameSchema,
@@ -18,6 +19,7 @@ import {
   type Checkpoint,
   type ControlGrant,
   type ControlState,
+  type LiveViewAnswer,
   type ManagedSessionInfo,
   type ReconcileReport,
   type RecordingFrame,
@@ -37,6 +39,7 @@ export const responseSchemas = {
   close: NothingSchema,
   list: v.array(ManagedSessionInfoSchema),
   liveFrame: RecordingFrameSchema,
+  liveView: LiveViewAnswerSchema,
   controlAcquire: ControlGrantSchema,
   controlRenew: ControlGrantSchema,
   controlRelease: NothingSchema,
@@ -61,6 +64,7 @@ export interface ResponseDataMap {
   close: void;
   list: ManagedSessionInfo[];
   liveFrame: RecordingFrame;
+  liveView: LiveViewAnswer;
   controlAcquire: ControlGrant;
   controlRenew: ControlGrant;
   controlRelease: void;

@@ -147,6 +147,22 @@ export const limits = {
     controlTtlDefaultMs: 30_000,
     maxSessionsMax: 256,
   },
+  liveView: {
+    /** View token lifetime: range and default (ms). */
+    tokenTtlMinMs: 10_000,
+    tokenTtlMaxMs: 60 * 60_000,
+    tokenTtlDefaultMs: 10 * 60_000,
+    /** Screencast viewers of one session at once; a viewer past it falls back to polling frames. */
+    viewersPerSession: 3,
+    /** JPEG quality of screencast frames; frames are capped at the screenshot limit (1280×800). */
+    jpegQuality: 70,
+    /** How often the live view page polls a frame where no screencast is available (ms; it skips while one is in flight). */
+    pollIntervalMs: 300,
+    /** The control lease the page takes, renewed while it is open (ms). */
+    controlTtlMs: 30_000,
+    /** Largest body of a live view control request (bytes). */
+    controlBodyBytes: 4096,
+  },
   recording: {
     frameIntervalMs: 5_000,
     framesPerRecording: 120,

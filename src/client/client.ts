@@ -144,8 +144,8 @@ export class BrowserUseClient implements BrowserBackend {
    * ```
    */
   async createLiveView(sessionId: string, options: ClientCallOptions & { ttlMs?: number } = {}): Promise<LiveView> {
-    const { path, expiresAt, providerUrl } = await this.onSession("liveView", sessionId, { ttlMs: options.ttlMs }, options.signal);
-    return { url: this.#transport.baseUrl + path, expiresAt, ...(providerUrl === undefined ? {} : { providerUrl }) };
+    const { path, ...view } = await this.onSession("liveView", sessionId, { ttlMs: options.ttlMs }, options.signal);
+    return { url: this.#transport.baseUrl + path, ...view };
   }
 
   // Human control

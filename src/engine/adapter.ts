@@ -218,7 +218,7 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
   /**
    * Watches the session's selected page as a CDP screencast (JPEG frames,
    * at most 1280×800), following the selection; shared by up to
-   * `limits.liveView.viewersPerSession` viewers.
+   * `liveViewServing.viewersPerSession` viewers.
    *
    * @throws {NotFoundError} when the session is not open; {@link CapacityError} past the viewer limit.
    */

@@ -1,7 +1,7 @@
 import type { CDPSession } from "playwright-core";
 import { CapacityError } from "../errors.js";
 import type { ScreencastFrame, ScreencastListener, ScreencastWatch } from "../protocol/adapter.js";
-import { limits } from "../protocol/limits.js";
+import { liveViewServing, limits } from "../protocol/limits.js";
 import { imageSize } from "./screenshot.js";
 import type { EngineSession } from "./session.js";
 
@@ -13,7 +13,7 @@ interface Cast {
 
 /**
  * The live screencast of one session, shared by its viewers (at most
- * `limits.liveView.viewersPerSession`): one CDP `Page.startScreencast` (JPEG,
+ * `liveViewServing.viewersPerSession`): one CDP `Page.startScreencast` (JPEG,
  * capped at 1280×800) on the selected page, each frame acknowledged
  * (`Page.screencastFrameAck`) and handed to every viewer. It follows the
  * selection to another page, stops when the last viewer leaves, and ends every
@@ -32,7 +32,7 @@ export class SessionScreencast {
 
   /** @throws {CapacityError} when the session already has its limit of viewers. */
   async watch(listener: ScreencastListener): Promise<ScreencastWatch> {
-    const max = limits.liveView.viewersPerSession;
+    const max = liveViewServing.viewersPerSession;
     if (this.viewers.size >= max) {
       throw new CapacityError(`Session ${this.session.id} already has ${max} live viewers, its limit; close one first`);
     }
@@ -89,7 +89,7 @@ export class SessionScreencast {
       for (const viewer of [...this.viewers]) viewer.frame(frame);
     });
     const { agentMaxWidth: maxWidth, agentMaxHeight: maxHeight } = limits.screenshot;
-    await cdp.send("Page.startScreencast", { format: "jpeg", quality: limits.liveView.jpegQuality, maxWidth, maxHeight, everyNthFrame: 1 });
+    await cdp.send("Page.startScreencast", { format: "jpeg", quality: liveViewServing.jpegQuality, maxWidth, maxHeight, everyNthFrame: 1 });
   }
 
   private async stopCast(): Promise<void> {

@@ -95,7 +95,7 @@ export interface LiveView {
 }
 
 /** The worker's answer to `liveView`: the page's path (with the token), for the client to put under its base URL. */
-export const LiveViewAnswerSchema = v.looseObject({ path: v.pipe(text, v.startsWith("/live/")), expiresAt: text, providerUrl: v.optional(text) });
+export const LiveViewAnswerSchema = v.looseObject({ path: v.pipe(text, v.regex(/^\/live\//)), expiresAt: text, providerUrl: v.optional(text) });
 export type LiveViewAnswer = Shape<typeof LiveViewAnswerSchema>;
 
 /**

@@ -1,5 +1,5 @@
 import { AuthenticationError, NotFoundError, PayloadTooLargeError, isOutcomeUnknownError, isValidationError } from "../errors.js";
-import { limits } from "../protocol/limits.js";
+import { liveViewServing } from "../protocol/limits.js";
 import { uploadSizeProblem } from "../protocol/commands.js";
 import type { BrowserSessionManager } from "../lifecycle/manager.js";
 import { performCommand } from "../protocol/perform.js";
@@ -104,7 +104,7 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
       return manager.liveFrame(id);
     },
     // A signed view token for the live view page; the session's provider live view too, when it has one.
-    async liveView({ id, ttlMs = limits.liveView.tokenTtlDefaultMs }, { caller }) {
+    async liveView({ id, ttlMs = liveViewServing.tokenTtlDefaultMs }, { caller }) {
       scope.session(caller, id);
       const info = manager.list().find((each) => each.id === id);
       if (!info) throw new NotFoundError(`Browser session ${id} does not exist`);

@@ -1,4 +1,4 @@
-import { limits } from "../protocol/limits.js";
+import { liveViewServing } from "../protocol/limits.js";
 
 /**
  * The script of the live view page. It reads the view token from its own
@@ -147,5 +147,5 @@ export function livePage(sessionId: string, nonce: string): string {
 <title>${title}</title><style nonce="${nonce}">${style}</style></head>
 <body><header><button id="control" type="button">Take control</button><span id="status" role="status"></span></header>
 <img id="frame" alt="The browser's page, live" draggable="false">
-<script nonce="${nonce}">${script(limits.liveView.pollIntervalMs, Math.floor(limits.liveView.controlTtlMs / 3))}</script></body></html>`;
+<script nonce="${nonce}">${script(liveViewServing.pollIntervalMs, Math.floor(liveViewServing.controlTtlMs / 3))}</script></body></html>`;
 }

@@ -2,7 +2,7 @@ import * as v from "valibot";
 import { AuthenticationError, NotFoundError, ValidationError } from "../errors.js";
 import type { BrowserSessionManager } from "../lifecycle/manager.js";
 import type { ScreencastFrame } from "../protocol/adapter.js";
-import { limits } from "../protocol/limits.js";
+import { liveViewServing } from "../protocol/limits.js";
 import { parseWith } from "../protocol/parse.js";
 import { dataAnswer, errorAnswer, failureAnswer, type Answer } from "./answers.js";
 import type { IncomingCall } from "./incoming.js";
@@ -126,8 +126,8 @@ export function createLiveRoutes(context: LiveRoutesContext): (call: IncomingCal
   }
 
   async function controlCall(call: IncomingCall, sessionId: string, redact: (text: string) => string): Promise<Answer> {
-    const read = await call.readBody(limits.liveView.controlBodyBytes).catch(() => undefined);
-    if (!read?.ok) return unread(errorAnswer("bad_request", `The control request body could not be read, or is over ${limits.liveView.controlBodyBytes} bytes; nothing was done`));
+    const read = await call.readBody(liveViewServing.controlBodyBytes).catch(() => undefined);
+    if (!read?.ok) return unread(errorAnswer("bad_request", `The control request body could not be read, or is over ${liveViewServing.controlBodyBytes} bytes; nothing was done`));
     let json: unknown;
     try {
       json = JSON.parse(new TextDecoder().decode(read.bytes));
@@ -138,9 +138,9 @@ export function createLiveRoutes(context: LiveRoutesContext): (call: IncomingCal
     const answer = (data: unknown) => dataAnswer(data, context.maxResponseBytes, `live control ${body.action}`);
     switch (body.action) {
       case "acquire":
-        return answer(await manager.acquireControl(sessionId, limits.liveView.controlTtlMs));
+        return answer(await manager.acquireControl(sessionId, liveViewServing.controlTtlMs));
       case "renew":
-        return answer(await manager.renewControl(sessionId, body.controlToken, limits.liveView.controlTtlMs));
+        return answer(await manager.renewControl(sessionId, body.controlToken, liveViewServing.controlTtlMs));
       case "release":
         await manager.releaseControl(sessionId, body.controlToken);
         return answer(null);

@@ -89,7 +89,14 @@ export class SessionScreencast {
       for (const viewer of [...this.viewers]) viewer.frame(frame);
     });
     const { agentMaxWidth: maxWidth, agentMaxHeight: maxHeight } = limits.screenshot;
-    await cdp.send("Page.startScreencast", { format: "jpeg", quality: liveViewServing.jpegQuality, maxWidth, maxHeight, everyNthFrame: 1 });
+    try {
+      await cdp.send("Page.startScreencast", { format: "jpeg", quality: liveViewServing.jpegQuality, maxWidth, maxHeight, everyNthFrame: 1 });
+    } catch {
+      // Chromium refuses while the page is between documents ("Not attached to an active page"): try again once it commits.
+      if (this.cast === cast) this.cast = undefined;
+      await cdp.detach().catch(() => undefined);
+      if (!wanted.page.isClosed()) wanted.page.once("framenavigated", () => void this.follow().catch(() => undefined));
+    }
   }
 
   private async stopCast(): Promise<void> {

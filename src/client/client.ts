@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import type { Checkpoint, ControlGrant, ControlState, LiveView, ManagedSessionInfo, ReconcileReport, RecordingFrame, RecordingMeta } from "../protocol/sessions.js";
+import type { Checkpoint, ControlGrant, ControlState, LiveFrame, LiveView, ManagedSessionInfo, ReconcileReport, RecordingFrame, RecordingMeta } from "../protocol/sessions.js";
 import type { PerformAction } from "../protocol/perform.js";
 import { resolveExecuteOptions, type BrowserBackend, type CloseSessionOptions, type ExecuteOptions } from "../protocol/backend.js";
 import { isObservationCommand } from "../protocol/command-ops.js";
@@ -127,7 +127,7 @@ export class BrowserUseClient implements BrowserBackend {
   }
 
   /** A PNG of the selected page, for a human watching. */
-  async liveFrame(sessionId: string, call: ClientCallOptions = {}): Promise<RecordingFrame> {
+  async liveFrame(sessionId: string, call: ClientCallOptions = {}): Promise<LiveFrame> {
     return this.onSession("liveFrame", sessionId, {}, call.signal);
   }
 

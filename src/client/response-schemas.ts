@@ -11,6 +11,7 @@ import {
   CheckpointSchema,
   ControlGrantSchema,
   ControlStateSchema,
+  LiveFrameSchema,
   LiveViewAnswerSchema,
   ManagedSessionInfoSchema,
   ReconcileReportSchema,
@@ -19,6 +20,7 @@ import {
   type Checkpoint,
   type ControlGrant,
   type ControlState,
+  type LiveFrame,
   type LiveViewAnswer,
   type ManagedSessionInfo,
   type ReconcileReport,
@@ -38,7 +40,7 @@ export const responseSchemas = {
   open: ManagedSessionInfoSchema,
   close: NothingSchema,
   list: v.array(ManagedSessionInfoSchema),
-  liveFrame: RecordingFrameSchema,
+  liveFrame: LiveFrameSchema,
   liveView: LiveViewAnswerSchema,
   controlAcquire: ControlGrantSchema,
   controlRenew: ControlGrantSchema,
@@ -63,7 +65,7 @@ export interface ResponseDataMap {
   open: ManagedSessionInfo;
   close: void;
   list: ManagedSessionInfo[];
-  liveFrame: RecordingFrame;
+  liveFrame: LiveFrame;
   liveView: LiveViewAnswer;
   controlAcquire: ControlGrant;
   controlRenew: ControlGrant;

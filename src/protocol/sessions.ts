@@ -79,7 +79,8 @@ export type RecordingFrame = Shape<typeof RecordingFrameSchema>;
  * per CSS pixel of the viewport), so a viewer can map a point on the image
  * back to the page. Older workers leave size and scale out.
  */
-export type LiveFrame = RecordingFrame & { width?: number; height?: number; scale?: number };
+export const LiveFrameSchema = v.looseObject({ ...RecordingFrameSchema.entries, width: v.optional(count), height: v.optional(count), scale: v.optional(v.number()) });
+export type LiveFrame = Shape<typeof LiveFrameSchema>;
 
 /**
  * A live view link (the worker's `liveView`): `url` opens the worker's live

@@ -146,7 +146,11 @@ export function createLiveRoutes(context: LiveRoutesContext): (call: IncomingCal
         return answer(null);
       case "input":
         try {
-          await manager.execute(sessionId, body.input, { controlToken: body.controlToken, signal: call.signal });
+          const options = { controlToken: body.controlToken, signal: call.signal };
+          const result = await manager.execute(sessionId, body.input, options);
+          // A page the human's input opened (a popup, a new tab) is where they go next: select it, and the view follows.
+          const opened = "newPages" in result ? result.newPages.at(-1) : undefined;
+          if (opened) await manager.execute(sessionId, { op: "selectPage", pageId: opened.pageId }, options);
         } catch (error) {
           if (error instanceof Error) error.message = redact(error.message.split(body.controlToken).join("[redacted]"));
           throw error;

@@ -163,10 +163,21 @@ describe("live view page (screencast)", () => {
     const typed = await acme.execute(id, { op: "inspect" });
     expect(typed.elements.find((element) => element.id === "field")?.value).toBe("hi");
 
+    // A page the human's click opens (a popup) becomes the selected page, and the view follows it.
+    const link = typed.elements.find((element) => element.id === "popup")!.box;
+    await clickImage(viewer, { x: (link.x + link.width / 2) / 1280, y: (link.y + link.height / 2) / 800 });
+    await inputs(viewer, 5);
+    const listed = await acme.execute(id, { op: "pages" });
+    expect(listed.pages.find((each) => each.selected)?.title).toBe("Second page");
+    // Where the target page is yellow (D), the second page is white.
+    await waitForColour(viewer, { x: 0.9, y: 0.6 }, [255, 255, 255]);
+
     // Release hands back.
     await viewer.getByRole("button", { name: "Release control" }).click();
     await viewer.waitForSelector('body[data-control="automation"]');
     expect(await acme.control(id)).toEqual({ mode: "automation" });
+    const target = listed.pages.find((each) => !each.selected)!;
+    await expect(acme.execute(id, { op: "selectPage", pageId: target.pageId })).resolves.toMatchObject({ ok: true });
     await expect(acme.execute(id, { op: "click", selector: "#a" })).resolves.toMatchObject({ ok: true });
     expect(changes).toEqual(["acquired", "released"]);
 
@@ -255,6 +266,35 @@ describe("live view page (screencast)", () => {
     ];
     for (const output of outputs) expect(output).not.toContain(viewToken);
     await acme.close(id);
+  });
+});
+
+describe("live view through the worker's fetch handler", () => {
+  it("streams screencast frames as server-sent events from a standard Response", async () => {
+    const manager = new BrowserSessionManager(engine, 1);
+    const worker = createBrowserWorker({ manager, token, stationId: "local" });
+    const session = await manager.open();
+    try {
+      const issued = await worker.fetch(
+        new Request("http://worker.test/api/v1/stations/local/execution/browser", {
+          method: "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: JSON.stringify({ method: "liveView", id: session.id }),
+        }),
+      );
+      const { data } = (await issued.json()) as { data: { path: string } };
+      const [path, query] = data.path.split("?") as [string, string];
+      const response = await worker.fetch(new Request(`http://worker.test${path}/stream?${query}`));
+      expect(response.status).toBe(200);
+      expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+      const reader = response.body!.getReader();
+      let text = "";
+      while (!text.includes("\n\n")) text += new TextDecoder().decode((await reader.read()).value);
+      expect(text).toMatch(/^event: frame\ndata: \{"base64":"\/9j\//);
+      await reader.cancel();
+    } finally {
+      await manager.close();
+    }
   });
 });
 

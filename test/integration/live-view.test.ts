@@ -163,10 +163,20 @@ describe("live view page (screencast)", () => {
     const typed = await acme.execute(id, { op: "inspect" });
     expect(typed.elements.find((element) => element.id === "field")?.value).toBe("hi");
 
+    // A wheel on the image scrolls the page (a mouseMove to the point, then a scroll).
+    const box2 = (await viewer.locator("#frame").boundingBox())!;
+    await viewer.mouse.move(box2.x + box2.width / 2, box2.y + box2.height / 2);
+    await viewer.mouse.wheel(0, 400);
+    await inputs(viewer, 6);
+    // The page notes its scroll position when it scrolls (waitFor is an observation: allowed under the lease).
+    await acme.execute(id, { op: "waitFor", selector: "#scrolled[data-y]" });
+    const { text } = await acme.execute(id, { op: "text" });
+    expect(text).toMatch(/scrolled to [1-9]\d*/);
+
     // A page the human's click opens (a popup) becomes the selected page, and the view follows it.
     const link = typed.elements.find((element) => element.id === "popup")!.box;
     await clickImage(viewer, { x: (link.x + link.width / 2) / 1280, y: (link.y + link.height / 2) / 800 });
-    await inputs(viewer, 5);
+    await inputs(viewer, 7);
     const listed = await acme.execute(id, { op: "pages" });
     expect(listed.pages.find((each) => each.selected)?.title).toBe("Second page");
     // Where the target page is yellow (D), the second page is white.

@@ -15,6 +15,8 @@ export interface LiveRoutesContext {
   tokens: ViewTokens;
   now: () => number;
   maxResponseBytes: number;
+  /** True while the worker drains: a human may still watch and hand control back, not take it. */
+  draining: () => boolean;
   /** Removes the worker's own secrets from a message. */
   redact: (text: string) => string;
   report: (error: unknown) => void;
@@ -135,6 +137,9 @@ export function createLiveRoutes(context: LiveRoutesContext): (call: IncomingCal
       throw new ValidationError("body", "expected a JSON object");
     }
     const body = parseWith(ControlBodySchema, json, "body");
+    if (context.draining() && body.action !== "release") {
+      return errorAnswer("draining", `This worker is draining: live control ${body.action} is refused (release still works); use another worker`);
+    }
     const answer = (data: unknown) => dataAnswer(data, context.maxResponseBytes, `live control ${body.action}`);
     switch (body.action) {
       case "acquire":

@@ -77,7 +77,7 @@ export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorke
   const scope = new TenantScope(manager, resolved.profileOwners, resolved.tenantMaxSessions);
   const tokens = createViewTokens(resolved.now);
   const dispatch = createDispatch(manager, scope, tokens);
-  const live = createLiveRoutes({ manager, tokens, now: resolved.now, maxResponseBytes, redact, report: (error) => report("live view")(error) });
+  const live = createLiveRoutes({ manager, tokens, now: resolved.now, maxResponseBytes, draining: () => draining, redact, report: (error) => report("live view")(error) });
   const inFlight = new InFlight();
   const forgetClosed = ({ sessionId }: { sessionId: string }) => scope.forget(sessionId);
   manager.events.on("session-close", forgetClosed);

@@ -280,7 +280,7 @@ describe("live view page (screencast)", () => {
 });
 
 describe("live view through the worker's fetch handler", () => {
-  it("streams screencast frames as server-sent events from a standard Response", async () => {
+  it("streams screencast frames as server-sent events from a standard Response, and refuses taking control while draining", async () => {
     const manager = new BrowserSessionManager(engine, 1);
     const worker = createBrowserWorker({ manager, token, stationId: "local" });
     const session = await manager.open();
@@ -302,6 +302,12 @@ describe("live view through the worker's fetch handler", () => {
       while (!text.includes("\n\n")) text += new TextDecoder().decode((await reader.read()).value);
       expect(text).toMatch(/^event: frame\ndata: \{"base64":"\/9j\//);
       await reader.cancel();
+      // A draining worker still shows the page, but no one takes control any more.
+      await worker.drain();
+      const control = await worker.fetch(new Request(`http://worker.test${path}/control?${query}`, { method: "POST", body: JSON.stringify({ action: "acquire" }) }));
+      expect(control.status).toBe(503);
+      expect(((await control.json()) as { error: { code: string } }).error.code).toBe("draining");
+      expect((await worker.fetch(new Request(`http://worker.test${path}?${query}`))).status).toBe(200);
     } finally {
       await manager.close();
     }

@@ -218,6 +218,8 @@ export function createLiveRoutes(context: LiveRoutesContext): (call: IncomingCal
         finish();
       },
     });
+    // The session closed while the watch started: it ended already.
+    if (done) void watch?.stop().catch(() => undefined);
     if (watch === undefined) {
       push(event("fallback", { reason: "this browser has no screencast; poll frames" }));
       finish();

@@ -43,6 +43,27 @@ async function startStack(adapter: BrowserAdapter): Promise<Stack> {
 
 const clientOf = (stack: Stack, apiKey: string, operator = false) => new BrowserUseClient({ baseUrl: stack.worker.origin, stationId: "local", apiKey, operator });
 
+/** The Playwright adapter, counting the screencast watches that are running; `stopped()` resolves at the next stop. */
+function countingScreencasts(inner: PlaywrightBrowserAdapter) {
+  let running = 0;
+  let wake: () => void = () => undefined;
+  const adapter: BrowserAdapter = {
+    ...withoutScreencast(inner),
+    async screencast(handle, listener) {
+      const watch = await inner.screencast(handle, listener);
+      running++;
+      let stopped = false;
+      return {
+        async stop() {
+          await watch.stop();
+          if (!stopped) (stopped = true), running--, wake();
+        },
+      };
+    },
+  };
+  return { adapter, running: () => running, stopped: () => new Promise<void>((resolve) => (wake = resolve)) };
+}
+
 /** The Playwright adapter without its screencast: the live view must fall back to polling frames. */
 function withoutScreencast(inner: PlaywrightBrowserAdapter): BrowserAdapter {
   return {
@@ -56,12 +77,14 @@ function withoutScreencast(inner: PlaywrightBrowserAdapter): BrowserAdapter {
 let fixtures: FixtureServer;
 let engine: PlaywrightBrowserAdapter;
 let stack: Stack;
+let casts: ReturnType<typeof countingScreencasts>;
 let viewerBrowser: Browser;
 
 beforeAll(async () => {
   fixtures = await startFixtureServer();
   engine = new PlaywrightBrowserAdapter();
-  stack = await startStack(engine);
+  casts = countingScreencasts(engine);
+  stack = await startStack(casts.adapter);
   viewerBrowser = await chromium.launch({ executablePath: findChromium(), args: [...closedNetworkArgs] });
 });
 afterAll(async () => {
@@ -195,9 +218,14 @@ describe("live view page (screencast)", () => {
     await viewer.getByRole("button", { name: "Take control" }).click();
     await viewer.waitForSelector('body[data-control="human"]');
     const released = new Promise<void>((resolve) => stack.manager.events.on("control-change", ({ reason }) => reason === "released" && resolve()));
+    const left = casts.stopped();
+    expect(casts.running()).toBe(1);
     await viewer.goto("about:blank");
     await released;
     expect(await acme.control(id)).toEqual({ mode: "automation" });
+    // The viewer left: its screencast watch stopped.
+    await left;
+    expect(casts.running()).toBe(0);
     await viewer.close();
     await acme.close(id);
   });

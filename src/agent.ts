@@ -12,6 +12,8 @@ export {
   type BrowserUseClientOptions,
   type ResolvedBrowserUseClientOptions,
   type ClientRetryOptions,
+  type LiveFrame,
+  type LiveView,
 } from "./client/index.js";
 export {
   createBrowserAgentTools,

@@ -121,7 +121,8 @@ export type {
   CommandResultMap,
   CommandResult,
 } from "./protocol/results.js";
-export type { AdapterCapabilities, BrowserAdapter, BrowserHandle } from "./protocol/adapter.js";
+export type { AdapterCapabilities, BrowserAdapter, BrowserHandle, ScreencastFrame, ScreencastListener, ScreencastWatch } from "./protocol/adapter.js";
+export type { LiveFrame, LiveView } from "./protocol/sessions.js";
 export type { BrowserProvider, CreateSessionRequest, ProfileGrant, ProviderSession, Viewport } from "./providers/types.js";
 export { createMemoryProfileStore, type ProfileStore } from "./providers/hosted/profile-store.js";
 export {

@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import type { Checkpoint, ControlGrant, ControlState, ManagedSessionInfo, ReconcileReport, RecordingFrame, RecordingMeta } from "../protocol/sessions.js";
+import type { Checkpoint, ControlGrant, ControlState, LiveFrame, LiveView, ManagedSessionInfo, ReconcileReport, RecordingFrame, RecordingMeta } from "../protocol/sessions.js";
 import type { PerformAction } from "../protocol/perform.js";
 import { resolveExecuteOptions, type BrowserBackend, type CloseSessionOptions, type ExecuteOptions } from "../protocol/backend.js";
 import { isObservationCommand } from "../protocol/command-ops.js";
@@ -127,8 +127,25 @@ export class BrowserUseClient implements BrowserBackend {
   }
 
   /** A PNG of the selected page, for a human watching. */
-  async liveFrame(sessionId: string, call: ClientCallOptions = {}): Promise<RecordingFrame> {
+  async liveFrame(sessionId: string, call: ClientCallOptions = {}): Promise<LiveFrame> {
     return this.#onSession("liveFrame", sessionId, {}, call.signal);
+  }
+
+  /**
+   * A live view link for a human: the worker's page showing the session's
+   * frames, where "Take control" takes the control lease, until `expiresAt`
+   * (`ttlMs` 10 s–1 h, default 10 min); `providerUrl` is the hosted
+   * provider's own live view when there is one. The link carries a signed
+   * view token: give it to the human, never to a model.
+   *
+   * @example
+   * ```ts
+   * const { url } = await client.createLiveView(id, { ttlMs: 5 * 60_000 });
+   * ```
+   */
+  async createLiveView(sessionId: string, options: ClientCallOptions & { ttlMs?: number } = {}): Promise<LiveView> {
+    const { path, ...view } = await this.#onSession("liveView", sessionId, { ttlMs: options.ttlMs }, options.signal);
+    return { url: this.#transport.baseUrl + path, ...view };
   }
 
   // Human control

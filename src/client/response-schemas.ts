@@ -11,6 +11,8 @@ import {
   CheckpointSchema,
   ControlGrantSchema,
   ControlStateSchema,
+  LiveFrameSchema,
+  LiveViewAnswerSchema,
   ManagedSessionInfoSchema,
   ReconcileReportSchema,
   RecordingFrameSchema,
@@ -18,6 +20,8 @@ import {
   type Checkpoint,
   type ControlGrant,
   type ControlState,
+  type LiveFrame,
+  type LiveViewAnswer,
   type ManagedSessionInfo,
   type ReconcileReport,
   type RecordingFrame,
@@ -36,7 +40,8 @@ export const responseSchemas = {
   open: ManagedSessionInfoSchema,
   close: NothingSchema,
   list: v.array(ManagedSessionInfoSchema),
-  liveFrame: RecordingFrameSchema,
+  liveFrame: LiveFrameSchema,
+  liveView: LiveViewAnswerSchema,
   controlAcquire: ControlGrantSchema,
   controlRenew: ControlGrantSchema,
   controlRelease: NothingSchema,
@@ -60,7 +65,8 @@ export interface ResponseDataMap {
   open: ManagedSessionInfo;
   close: void;
   list: ManagedSessionInfo[];
-  liveFrame: RecordingFrame;
+  liveFrame: LiveFrame;
+  liveView: LiveViewAnswer;
   controlAcquire: ControlGrant;
   controlRenew: ControlGrant;
   controlRelease: void;

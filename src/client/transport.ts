@@ -92,6 +92,11 @@ export class WorkerTransport {
     this.#headers = { authorization: `Bearer ${options.apiKey}`, accept: "application/json", "content-type": "application/json" };
   }
 
+  /** The worker's base URL (no trailing slash): where its other pages, such as the live view, live. */
+  get baseUrl(): string {
+    return this.#options.baseUrl;
+  }
+
   /** Sends `body`, returns its validated `data`. Throws a package error for every failure. */
   async call<const Schema extends v.GenericSchema>(
     context: CallContext,

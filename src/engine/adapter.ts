@@ -1,5 +1,13 @@
 import { ActionFailedError, NotFoundError, OutcomeUnknownError } from "../errors.js";
-import type { AdapterCapabilities, AdapterOpenContext, BrowserAdapter, BrowserHandle, FoundSession } from "../protocol/adapter.js";
+import type {
+  AdapterCapabilities,
+  AdapterOpenContext,
+  BrowserAdapter,
+  BrowserHandle,
+  FoundSession,
+  ScreencastListener,
+  ScreencastWatch,
+} from "../protocol/adapter.js";
 import { commandOps, isObservationCommand, type BrowserCommand, type BrowserCommandInput, type CommandOp } from "../protocol/commands.js";
 import { commandBudgetMs } from "../protocol/budget.js";
 import { limits } from "../protocol/limits.js";
@@ -17,6 +25,7 @@ import { observationHandlers } from "./commands/observation.js";
 import { withDeadline } from "./deadline.js";
 import { settleFailure } from "./outcome.js";
 import { toStationError } from "./playwright-errors.js";
+import { SessionScreencast } from "./screencast.js";
 import { EngineSession } from "./session.js";
 
 /** Options of {@link PlaywrightBrowserAdapter}. */
@@ -69,6 +78,7 @@ const readsPage = new Set<CommandOp>(["inspect", "accessibility", "screenshot", 
 export class PlaywrightBrowserAdapter implements BrowserAdapter {
   private readonly provider: PlaywrightProvider;
   private readonly sessions = new Map<string, EngineSession>();
+  private readonly screencasts = new WeakMap<EngineSession, SessionScreencast>();
   private readonly goneListeners = new Set<(handleId: string) => void>();
   private readonly downloadMaxBytes: number;
   private readonly watchdogGraceMs: number;
@@ -205,12 +215,31 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
     }
   }
 
+  /**
+   * Watches the session's selected page as a CDP screencast (JPEG frames,
+   * at most 1280×800), following the selection; shared by up to
+   * `liveViewServing.viewersPerSession` viewers.
+   *
+   * @throws {NotFoundError} when the session is not open; {@link CapacityError} past the viewer limit.
+   */
+  async screencast(handle: BrowserHandle, listener: ScreencastListener): Promise<ScreencastWatch> {
+    const session = this.sessions.get(handle.id);
+    if (!session) throw new NotFoundError(`Browser session ${handle.id} is not open`);
+    let screencast = this.screencasts.get(session);
+    if (!screencast) this.screencasts.set(session, (screencast = new SessionScreencast(session)));
+    try {
+      return await screencast.watch(listener);
+    } catch (error) {
+      throw toStationError(error, "screencast");
+    }
+  }
+
   /** Closes a session and releases its browser. Closing an unknown session is a no-op. */
   async close(handle: BrowserHandle): Promise<void> {
     const session = this.sessions.get(handle.id);
     this.sessions.delete(handle.id);
     if (session) {
-      session.closed = true;
+      session.markClosed();
       if (session.tracing) clearTimeout(session.tracing.timer);
     }
     await this.provider.release(handle.id);

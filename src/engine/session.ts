@@ -61,10 +61,12 @@ export class EngineSession {
   readonly diagnostics = new DiagnosticsRing();
   readonly downloads: DownloadStore;
   readonly pages = new Map<string, PageState>();
-  selectedPageId = "";
   closed = false;
   tracing: { timer: ReturnType<typeof setTimeout> } | undefined;
 
+  private selectedId = "";
+  /** Told when another page is selected, or when the session closes (the live screencast follows). */
+  private readonly selectionListeners = new Set<() => void>();
   private pageCounter = 0;
   /** Main-frame navigations of every page of the session to a real document so far. */
   navigationCount = 0;
@@ -98,7 +100,7 @@ export class EngineSession {
     context.setDefaultNavigationTimeout(limits.navigationTimeoutDefaultMs);
     context.on("page", (page) => session.arrived(page));
     context.on("close", () => {
-      session.closed = true;
+      session.markClosed();
       options.onClose?.();
     });
     for (const page of context.pages()) session.register(page);
@@ -106,6 +108,30 @@ export class EngineSession {
     const first = [...session.pages.values()][0];
     if (first) session.selectedPageId = first.id;
     return session;
+  }
+
+  /** The id of the selected page ("" while none is). */
+  get selectedPageId(): string {
+    return this.selectedId;
+  }
+
+  set selectedPageId(pageId: string) {
+    if (pageId === this.selectedId) return;
+    this.selectedId = pageId;
+    for (const listener of [...this.selectionListeners]) listener();
+  }
+
+  /** Calls `listener` whenever the selected page changes and when the session closes; returns the unsubscribe. */
+  onSelectionChange(listener: () => void): () => void {
+    this.selectionListeners.add(listener);
+    return () => this.selectionListeners.delete(listener);
+  }
+
+  /** Marks the session closed (idempotent) and tells the selection listeners. */
+  markClosed(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const listener of [...this.selectionListeners]) listener();
   }
 
   /** Waits for a replacement page, if the last page just closed. */

@@ -16,7 +16,7 @@ import {
 import { Pacer } from "../access/pacing/pacer.js";
 import { resolvePacingPolicy } from "../access/pacing/policy.js";
 import { awaitTurn, throttleSignal, type PacedStart } from "./pacing-gate.js";
-import type { BrowserAdapter, BrowserHandle } from "../protocol/adapter.js";
+import type { BrowserAdapter, BrowserHandle, ScreencastListener, ScreencastWatch } from "../protocol/adapter.js";
 import { resolveExecuteOptions, type BrowserBackend, type CloseSessionOptions, type ExecuteOptions, type OpenCallOptions, type ResumeOptions } from "../protocol/backend.js";
 import { isObservationCommand, type BrowserCommand, type BrowserCommandInput } from "../protocol/commands.js";
 import { limits } from "../protocol/limits.js";
@@ -35,7 +35,7 @@ import { performCommand, type PerformAction } from "../protocol/perform.js";
 import { resolveSessionManagerOptions, type ResolvedSessionManagerOptions, type SessionManagerOptions } from "./options.js";
 import { Recorder, type RecordingFrame } from "./recordings.js";
 import type { Checkpoint, JournalEntry, RecordingMeta, StoredLedger, StoredPacing } from "./stores.js";
-import type { ManagedSessionInfo } from "../protocol/sessions.js";
+import type { LiveFrame, ManagedSessionInfo } from "../protocol/sessions.js";
 
 export type { ManagedSessionInfo } from "../protocol/sessions.js";
 
@@ -675,12 +675,30 @@ export class BrowserSessionManager implements BrowserBackend {
     return this.recorder.list();
   }
 
-  /** A PNG of the selected page for a human watching. Viewing does not extend idle time. */
-  async liveFrame(sessionId: string): Promise<RecordingFrame> {
+  /**
+   * A PNG of the selected page for a human watching (at most 1280×800, with
+   * its size and scale). Viewing does not extend idle time.
+   */
+  async liveFrame(sessionId: string): Promise<LiveFrame> {
     await this.ready();
     const session = this.session(sessionId);
     const shot = await this.adapter.execute(session.handle, { op: "screenshot" });
-    return { mimeType: "image/png", base64: shot.base64, capturedAt: new Date(this.options.clock.now()).toISOString() };
+    const { base64, width, height, scale } = shot;
+    return { mimeType: "image/png", base64, capturedAt: new Date(this.options.clock.now()).toISOString(), width, height, scale };
+  }
+
+  /**
+   * Watches a session's selected page as a screencast, for a live view;
+   * `undefined` when the adapter has none (poll {@link liveFrame} instead).
+   * Viewing does not extend idle time; the watch ends when the session closes.
+   *
+   * @throws {NotFoundError} for an unknown session; `CapacityError` past the viewer limit.
+   */
+  async watchScreencast(sessionId: string, listener: ScreencastListener): Promise<ScreencastWatch | undefined> {
+    await this.ready();
+    const session = this.session(sessionId);
+    if (!this.adapter.screencast) return undefined;
+    return this.adapter.screencast(session.handle, listener);
   }
 
   /** The latest journal entries (bounded metadata; typed text masked). */

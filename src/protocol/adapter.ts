@@ -40,6 +40,31 @@ export interface AdapterOpenContext {
   tenant?: string;
 }
 
+/** One frame of a live screencast (JPEG, at most 1280×800) and the viewport it shows. */
+export interface ScreencastFrame {
+  mimeType: "image/jpeg";
+  base64: string;
+  /** Image size in pixels. */
+  width: number;
+  height: number;
+  /** The viewport the image shows, in CSS pixels: a point (x, y) on the image is (x × viewportWidth / width, y × viewportHeight / height) on the page. */
+  viewportWidth: number;
+  viewportHeight: number;
+  /** The page (its id in the session) the frame shows. */
+  pageId: string;
+}
+
+/** Who watches a screencast: frames as they come, and its end (the session closed). */
+export interface ScreencastListener {
+  frame(frame: ScreencastFrame): void;
+  end(reason: "closed"): void;
+}
+
+/** A running watch of a session's screencast; `stop` ends it (idempotent). */
+export interface ScreencastWatch {
+  stop(): Promise<void>;
+}
+
 /** The engine contract the session manager builds on. */
 export interface BrowserAdapter {
   open(options?: OpenOptions, signal?: AbortSignal, context?: AdapterOpenContext): Promise<BrowserHandle>;
@@ -60,6 +85,14 @@ export interface BrowserAdapter {
    * session closed through `close`.
    */
   onSessionGone?(listener: (handleId: string) => void): void;
+  /**
+   * Watches the session's selected page as a screencast (it follows the
+   * selection to another page); frames stop when the watch stops. Absent
+   * where the engine has none: viewers then poll screenshots.
+   *
+   * @throws {CapacityError} when the session already has its limit of viewers.
+   */
+  screencast?(handle: BrowserHandle, listener: ScreencastListener): Promise<ScreencastWatch>;
   /** Closes every session and ends what the adapter started (browsers, connections). */
   shutdown?(): Promise<void>;
 }

@@ -134,6 +134,11 @@ export const callerLimits = {
     /** Recent waits a session's diagnostics report. */
     waitsReported: 20,
   },
+  liveView: {
+    /** View token lifetime (ms; default {@link liveViewServing}.tokenTtlDefaultMs). */
+    tokenTtlMinMs: 10_000,
+    tokenTtlMaxMs: 60 * 60_000,
+  },
 } as const;
 
 /**
@@ -202,3 +207,22 @@ export const limits = /* @__PURE__ */ (() => ({
     ttlDefaultMs: 7 * 24 * 60 * 60_000,
   },
 }) as const)();
+
+/**
+ * The worker side of the live view: a table of its own, so that the `/agent`
+ * bundle (which only asks for view links) leaves it out.
+ */
+export const liveViewServing = {
+  /** View token lifetime when the caller names none (ms). */
+  tokenTtlDefaultMs: 10 * 60_000,
+  /** Screencast viewers of one session at once; a viewer past it falls back to polling frames. */
+  viewersPerSession: 3,
+  /** JPEG quality of screencast frames; frames are capped at the screenshot limit (1280×800). */
+  jpegQuality: 70,
+  /** How often the live view page polls a frame where no screencast is available (ms; it skips while one is in flight). */
+  pollIntervalMs: 300,
+  /** The control lease the page takes, renewed while it is open (ms). */
+  controlTtlMs: 30_000,
+  /** Largest body of a live view control request (bytes). */
+  controlBodyBytes: 4096,
+} as const;

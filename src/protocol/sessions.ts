@@ -75,6 +75,31 @@ export const RecordingFrameSchema = v.looseObject({ mimeType: v.literal("image/p
 export type RecordingFrame = Shape<typeof RecordingFrameSchema>;
 
 /**
+ * A live frame: a recording frame plus its size and its scale (image pixels
+ * per CSS pixel of the viewport), so a viewer can map a point on the image
+ * back to the page. Older workers leave size and scale out.
+ */
+export const LiveFrameSchema = v.looseObject({ ...RecordingFrameSchema.entries, width: v.optional(count), height: v.optional(count), scale: v.optional(v.number()) });
+export type LiveFrame = Shape<typeof LiveFrameSchema>;
+
+/**
+ * A live view link (the worker's `liveView`): `url` opens the worker's live
+ * view page for one session until `expiresAt`; it carries a signed view token,
+ * so hand it only to the human who should watch (and may take control).
+ * `providerUrl` is the hosted provider's own live view (Browserbase's debugger
+ * URL, Steel's session viewer) when the session runs there.
+ */
+export interface LiveView {
+  url: string;
+  expiresAt: string;
+  providerUrl?: string;
+}
+
+/** The worker's answer to `liveView`: the page's path (with the token), for the client to put under its base URL. */
+export const LiveViewAnswerSchema = v.looseObject({ path: v.pipe(text, v.regex(/^\/live\//)), expiresAt: text, providerUrl: v.optional(text) });
+export type LiveViewAnswer = Shape<typeof LiveViewAnswerSchema>;
+
+/**
  * What one reconcile pass did. Each provider session is in one list only: a
  * release that fails while an open is settled is reported unresolved (and
  * owed, in `pendingReleases`), and the next pass retries it.

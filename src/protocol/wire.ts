@@ -32,6 +32,7 @@ export const workerRequestSchemas = {
   close: request("close", { id: sessionId, controlToken: v.optional(token) }),
   list: request("list", {}),
   liveFrame: request("liveFrame", { id: sessionId }),
+  liveView: request("liveView", { id: sessionId, ttlMs: v.optional(integerIn(callerLimits.liveView.tokenTtlMinMs, callerLimits.liveView.tokenTtlMaxMs)) }),
   controlAcquire: request("controlAcquire", { id: sessionId, ttlMs }),
   controlRenew: request("controlRenew", { id: sessionId, token, ttlMs }),
   controlRelease: request("controlRelease", { id: sessionId, token }),
@@ -64,6 +65,7 @@ export type WorkerRequest<Method extends WorkerMethod = WorkerMethod> = v.InferO
 export const readMethods: ReadonlySet<WorkerMethod> = new Set<WorkerMethod>([
   "list",
   "liveFrame",
+  "liveView",
   "control",
   "checkpoints",
   "recording",

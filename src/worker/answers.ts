@@ -9,6 +9,8 @@ export interface Answer {
   body: Uint8Array<ArrayBuffer>;
   /** The request body was left unread: close the connection after answering. */
   closeConnection?: boolean;
+  /** A body sent as it comes (server-sent events) instead of `body`. */
+  stream?: ReadableStream<Uint8Array>;
 }
 
 const encoder = new TextEncoder();

@@ -1,4 +1,5 @@
-import { AuthenticationError, PayloadTooLargeError, isOutcomeUnknownError, isValidationError } from "../errors.js";
+import { AuthenticationError, NotFoundError, PayloadTooLargeError, isOutcomeUnknownError, isValidationError } from "../errors.js";
+import { liveViewServing } from "../protocol/limits.js";
 import { uploadSizeProblem } from "../protocol/commands.js";
 import type { BrowserSessionManager } from "../lifecycle/manager.js";
 import { performCommand } from "../protocol/perform.js";
@@ -6,6 +7,7 @@ import type { WorkerMethod, WorkerRequest } from "../protocol/wire.js";
 import type { Caller } from "./auth.js";
 import { bodyFieldError } from "./body.js";
 import type { TenantScope } from "./tenant-scope.js";
+import type { ViewTokens } from "./view-token.js";
 
 /** What a method handler gets besides its request. */
 export interface DispatchContext {
@@ -23,7 +25,7 @@ export type Dispatch = (request: WorkerRequest, context: DispatchContext) => Pro
  * One handler per worker method, each a thin call into the manager after the
  * tenant check: a tenant reaches only what it owns.
  */
-export function createDispatch(manager: BrowserSessionManager, scope: TenantScope): Dispatch {
+export function createDispatch(manager: BrowserSessionManager, scope: TenantScope, tokens: ViewTokens): Dispatch {
   /**
    * The caller's tag for an open (a tenant always gets one, made here when it
    * sent none) and the manager's scoped tag for it.
@@ -100,6 +102,18 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
     async liveFrame({ id }, { caller }) {
       scope.session(caller, id);
       return manager.liveFrame(id);
+    },
+    // A signed view token for the live view page; the session's provider live view too, when it has one.
+    async liveView({ id, ttlMs = liveViewServing.tokenTtlDefaultMs }, { caller }) {
+      scope.session(caller, id);
+      const info = manager.list().find((each) => each.id === id);
+      if (!info) throw new NotFoundError(`Browser session ${id} does not exist`);
+      const { token, expiresAt } = await tokens.issue(id, ttlMs);
+      return {
+        path: `/live/${encodeURIComponent(id)}?token=${encodeURIComponent(token)}`,
+        expiresAt: new Date(expiresAt).toISOString(),
+        ...(info.liveViewUrl ? { providerUrl: info.liveViewUrl } : {}),
+      };
     },
     async controlAcquire({ id, ttlMs }, { caller }) {
       scope.session(caller, id);

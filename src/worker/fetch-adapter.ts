@@ -31,9 +31,11 @@ export async function readStreamBody(stream: ReadableStream<Uint8Array> | null, 
 
 /** A standard `Request` as the worker reads it. */
 export function callFromRequest(request: Request): IncomingCall {
+  const url = new URL(request.url);
   return {
     method: request.method,
-    pathname: new URL(request.url).pathname,
+    pathname: url.pathname,
+    query: url.searchParams,
     header: (name) => request.headers.get(name) ?? undefined,
     readBody: (limit, gate) => readStreamBody(request.body, limit, gate),
     signal: request.signal,
@@ -42,5 +44,5 @@ export function callFromRequest(request: Request): IncomingCall {
 
 /** An answer as a standard `Response`. */
 export function answerToResponse(answer: Answer): Response {
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  return new Response(answer.stream ?? answer.body, { status: answer.status, headers: answer.headers });
 }

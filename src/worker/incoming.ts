@@ -6,6 +6,8 @@ export interface IncomingCall {
   method: string;
   /** The path, without query. */
   pathname: string;
+  /** The query string's parameters. */
+  query: URLSearchParams;
   /** A request header (lower-case name). */
   header(name: string): string | undefined;
   /** Reads the body up to a byte limit. */

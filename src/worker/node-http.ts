@@ -57,9 +57,11 @@ export function callFromNode(request: IncomingMessage, response: ServerResponse)
     const value = request.headers[name];
     return Array.isArray(value) ? value.join(", ") : value;
   };
+  const [pathname, search = ""] = (request.url ?? "/").split("?", 2) as [string, string?];
   return {
     method: request.method ?? "GET",
-    pathname: (request.url ?? "/").split("?")[0]!,
+    pathname,
+    query: new URLSearchParams(search),
     header,
     readBody: (limit, gate) => readNodeBody(request, limit, gate),
     signal: controller.signal,
@@ -68,8 +70,34 @@ export function callFromNode(request: IncomingMessage, response: ServerResponse)
 
 /** Sends an answer, closing the connection after it when the request body was left unread. */
 export function sendNodeAnswer(response: ServerResponse, answer: Answer): void {
+  if (answer.stream) return sendNodeStream(response, answer, answer.stream);
   if (response.destroyed) return;
   const headers: Record<string, string | number> = { ...answer.headers, "content-length": answer.body.byteLength };
   if (answer.closeConnection) headers.connection = "close";
   response.writeHead(answer.status, headers).end(answer.body);
+}
+
+/**
+ * Sends a streamed answer (the live view's events) chunk by chunk, waiting
+ * for the socket to drain before reading more, so a slow viewer makes the
+ * stream drop frames instead of filling memory. The stream is cancelled when
+ * the client goes away.
+ */
+function sendNodeStream(response: ServerResponse, answer: Answer, stream: ReadableStream<Uint8Array>): void {
+  const reader = stream.getReader();
+  if (response.destroyed) {
+    void reader.cancel().catch(() => undefined);
+    return;
+  }
+  response.on("close", () => void reader.cancel().catch(() => undefined));
+  response.writeHead(answer.status, answer.headers);
+  response.flushHeaders();
+  void (async () => {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || response.destroyed) break;
+      if (!response.write(value)) await new Promise((resolve) => response.once("drain", resolve).once("close", resolve));
+    }
+    response.end();
+  })().catch(() => response.destroy());
 }

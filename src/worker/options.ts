@@ -44,6 +44,8 @@ export interface BrowserWorkerOptions {
   closeGraceMs?: number;
   /** Called with every failure that is not an error of this package (answered as `internal`). Never gets a token. */
   onError?: (error: unknown, context: { method: string | undefined }) => void;
+  /** Where the worker reads the time for live view token expiry (default `Date.now`), so a test can move it. */
+  clock?: { now(): number };
 }
 
 /** A tenant key, kept only as long as needed to hash it. */
@@ -66,6 +68,7 @@ export interface ResolvedBrowserWorkerOptions {
   maxLargeBodies: number;
   closeGraceMs: number;
   onError: (error: unknown, context: { method: string | undefined }) => void;
+  now: () => number;
 }
 
 const idPattern = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -142,5 +145,15 @@ export function resolveBrowserWorkerOptions(options: BrowserWorkerOptions): Reso
     maxLargeBodies: scalars.maxLargeBodies ?? 2,
     closeGraceMs: scalars.closeGraceMs ?? 10_000,
     onError: options.onError ?? (() => undefined),
+    now: resolveNow(options.clock),
   };
+}
+
+function resolveNow(clock: unknown): () => number {
+  if (clock === undefined) return Date.now;
+  if (typeof clock !== "object" || clock === null || typeof (clock as { now?: unknown }).now !== "function") {
+    throw new ValidationError("options.clock", "expected an object with a now() method");
+  }
+  const source = clock as { now(): number };
+  return () => source.now();
 }

@@ -6,6 +6,8 @@ import { envelopeBytes, parseWorkerRequest, tooLarge, type BodyRead, type LargeB
 import { createDispatch } from "./dispatch.js";
 import { answerToResponse, callFromRequest } from "./fetch-adapter.js";
 import { InFlight } from "./in-flight.js";
+import { createLiveRoutes, isLivePath } from "./live-routes.js";
+import { createViewTokens } from "./view-token.js";
 import type { IncomingCall } from "./incoming.js";
 import { callFromNode, sendNodeAnswer } from "./node-http.js";
 import { resolveBrowserWorkerOptions, type BrowserWorkerOptions } from "./options.js";
@@ -73,7 +75,9 @@ export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorke
   const secrets = [resolved.token, ...resolved.tenants.map((tenant) => tenant.key)];
   const redact = (text: string) => secrets.reduce((clean, secret) => clean.split(secret).join("[redacted]"), text);
   const scope = new TenantScope(manager, resolved.profileOwners, resolved.tenantMaxSessions);
-  const dispatch = createDispatch(manager, scope);
+  const tokens = createViewTokens(resolved.now);
+  const dispatch = createDispatch(manager, scope, tokens);
+  const live = createLiveRoutes({ manager, tokens, now: resolved.now, maxResponseBytes, draining: () => draining, redact, report: (error) => report("live view")(error) });
   const inFlight = new InFlight();
   const forgetClosed = ({ sessionId }: { sessionId: string }) => scope.forget(sessionId);
   manager.events.on("session-close", forgetClosed);
@@ -95,6 +99,10 @@ export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorke
   const unread = (refusal: Answer): Answer => ({ ...refusal, closeConnection: true });
 
   async function answer(call: IncomingCall): Promise<Answer> {
+    if (isLivePath(call.pathname)) {
+      if (closing) return unread(errorAnswer("draining", "This worker is shutting down and takes no more requests"));
+      return live(call);
+    }
     const routeScope = matchRoute(call.pathname, stationId);
     if (!routeScope) {
       return unread(errorAnswer("not_found", "No route at this path (a wrong station id?); routes are POST /api/v1/stations/:stationId/execution/browser and POST /api/v1/tenant/stations/:stationId/execution/browser"));

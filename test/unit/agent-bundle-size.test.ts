@@ -11,7 +11,8 @@ import { formatBundleSize, measureAgentBundle } from "../../bench/bundle-size.js
 // Issue 12 raised it by what checking every command result against its schema measured (+1,778 B minified, +806 B gzipped) and by the error table with details on the wire (+288 B / +157 B); issue 11 trims took 1,663 B / 420 B back,
 // then 8,125 B / 2,479 B more (the model bridges moved to /openai and /anthropic, callerLimits, outcome replies, #private members): 81,785 / 28,465 B, plus a ~100 B margin.
 // Issue 13's pacing raised it by the pacing open options, `keyDelaysMs`, `pacedMs`, the pacing report, the limits and the rate_limited error (+2,639 B / +859 B): 84,424 / 29,324 B.
-const ceiling = { minified: 84_530, gzipped: 29_430 };
+// The live view's createLiveView: +584 B / +216 B (85,008 / 29,540 B).
+const ceiling = { minified: 85_110, gzipped: 29_640 };
 
 describe("/agent bundle size", () => {
   it("stays under its ceiling (minified and gzipped), printing the figures", async () => {

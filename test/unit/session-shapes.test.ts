@@ -24,7 +24,7 @@ describe("session shapes", () => {
       [shapes.ControlGrantSchema, grant],
       [shapes.CheckpointSchema, await manager.checkpoint(info.id)],
       [shapes.RecordingMetaSchema, await manager.startRecording(info.id)],
-      [shapes.RecordingFrameSchema, await manager.liveFrame(info.id)],
+      [shapes.LiveFrameSchema, await manager.liveFrame(info.id)],
       [shapes.ReconcileReportSchema, await manager.reconcile({ adopt: false })],
     ];
     for (const [schema, sample] of samples) {

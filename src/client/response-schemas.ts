@@ -11,6 +11,7 @@ import {
   CheckpointSchema,
   ControlGrantSchema,
   ControlStateSchema,
+  ControlReleaseSchema,
   ManagedSessionInfoSchema,
   ReconcileReportSchema,
   RecordingFrameSchema,
@@ -18,6 +19,7 @@ import {
   type Checkpoint,
   type ControlGrant,
   type ControlState,
+  type ControlRelease,
   type ManagedSessionInfo,
   type ReconcileReport,
   type RecordingFrame,
@@ -39,7 +41,8 @@ export const responseSchemas = {
   liveFrame: RecordingFrameSchema,
   controlAcquire: ControlGrantSchema,
   controlRenew: ControlGrantSchema,
-  controlRelease: NothingSchema,
+  // A worker from before releases were answered with detection sends null.
+  controlRelease: v.nullable(ControlReleaseSchema),
   control: ControlStateSchema,
   checkpoint: CheckpointSchema,
   checkpoints: v.array(CheckpointSchema),
@@ -63,7 +66,7 @@ export interface ResponseDataMap {
   liveFrame: RecordingFrame;
   controlAcquire: ControlGrant;
   controlRenew: ControlGrant;
-  controlRelease: void;
+  controlRelease: ControlRelease | null;
   control: ControlState;
   checkpoint: Checkpoint;
   checkpoints: Checkpoint[];

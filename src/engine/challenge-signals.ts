@@ -26,35 +26,39 @@ export interface DomSignals {
 
 /**
  * Reads the DOM signals of the main frame: title, visible text (`innerText`),
- * markers, frame and script URLs. Runs in the page, so it must be self-contained.
+ * markers, frame and script URLs, the cookie names page script sees. Runs in
+ * the page, in the engine's isolated world as a rule: kept as source text (a
+ * compiled function can refer to helpers of the bundler that the world lacks).
  */
-export function readDomSignals(
-  selectors: Record<string, string>,
-  tokens: Record<string, string>,
-  limits: { excerpt: number; urls: number; scan: number },
-): DomSignals {
+const readDomSignalsFunction = `function readDomSignals(selectors, tokens, limits) {
   const body = document.body;
   const text = body ? String(body.innerText) : "";
-  const markers: string[] = [];
+  const markers = [];
   for (const [name, selector] of Object.entries(selectors)) if (document.querySelector(selector)) markers.push(name);
-  const inline = [...document.querySelectorAll("script:not([src])")].map((script) => (script.textContent ?? "").slice(0, limits.scan));
+  const inline = Array.from(document.querySelectorAll("script:not([src])"), (script) => (script.textContent || "").slice(0, limits.scan));
   for (const [name, token] of Object.entries(tokens)) if (inline.some((code) => code.includes(token))) markers.push(name);
-  const urls = (selector: string, attribute: string) =>
-    [...document.querySelectorAll(selector)].map((element) => (element as HTMLIFrameElement).src || element.getAttribute(attribute) || "").filter(Boolean).slice(0, limits.urls);
+  const urls = (selector) =>
+    Array.from(document.querySelectorAll(selector), (element) => element.src || element.getAttribute("src") || "").filter(Boolean).slice(0, limits.urls);
+  let cookies = [];
+  try {
+    cookies = String(document.cookie).split(";").map((pair) => pair.split("=")[0].trim()).filter(Boolean);
+  } catch {
+    // An opaque origin has no cookies to read.
+  }
   return {
     title: String(document.title),
     text: text.slice(0, limits.excerpt),
     textLength: text.trim().length,
     markers,
-    frameUrls: urls("iframe[src], frame[src]", "src"),
-    scriptUrls: urls("script[src]", "src"),
-    cookies: String(document.cookie).split(";").map((pair) => pair.split("=")[0]!.trim()).filter(Boolean),
+    frameUrls: urls("iframe[src], frame[src]"),
+    scriptUrls: urls("script[src]"),
+    cookies,
     loading: document.readyState === "loading",
   };
-}
+}`;
 
 const expressionWith = (excerpt: number) =>
-  `(${String(readDomSignals)})(${JSON.stringify(challengeDomMarkers)}, ${JSON.stringify(challengeScriptTokens)}, ${JSON.stringify({
+  `(${readDomSignalsFunction})(${JSON.stringify(challengeDomMarkers)}, ${JSON.stringify(challengeScriptTokens)}, ${JSON.stringify({
     excerpt,
     urls: urlsMax,
     scan: scriptScanLength,

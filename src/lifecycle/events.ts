@@ -1,4 +1,5 @@
 import { EventEmitter } from "eventemitter3";
+import type { ChallengeResult } from "../protocol/results.js";
 
 /** Why a session closed. */
 export type SessionCloseReason = "closed" | "idleTimeout" | "managerClosed" | "browserGone";
@@ -11,6 +12,8 @@ export interface SessionManagerEvents {
   "action-finish": [event: { sessionId: string; seq: number; op: string; outcome: "ok" | "error" | "unknown"; durationMs: number; errorCode?: string }];
   "control-change": [event: { sessionId: string; mode: "automation" | "human"; expiresAt?: string; reason: "acquired" | "renewed" | "released" | "expired" | "closed" }];
   "recording-stop": [event: { recordingId: string; sessionId: string; reason: string }];
+  /** Challenge detection saw something worth reporting: after an action (its result's `challenge`), or on a human's release of control. */
+  challenge: [event: { sessionId: string; challenge: ChallengeResult; after: "action" | "control-release" }];
 }
 
 /** The manager's emitter (eventemitter3, typed). */

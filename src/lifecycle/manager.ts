@@ -21,7 +21,7 @@ import { OpenOptionsSchema, type OpenOptions, type ResolvedOpenOptions } from ".
 import { parseWith } from "../protocol/parse.js";
 import { parseCommand } from "../protocol/parse-command.js";
 import { profileId as profileIdSchema } from "../protocol/fields.js";
-import type { CommandResult, ScreenshotResult } from "../protocol/results.js";
+import type { ChallengeResult, CommandResult, ScreenshotResult } from "../protocol/results.js";
 import { CheckpointBook } from "./checkpoints.js";
 import { ControlLeases, type ControlGrant, type ControlState } from "./control.js";
 import { SessionManagerEmitter, type SessionCloseReason } from "./events.js";
@@ -32,7 +32,7 @@ import { performCommand, type PerformAction } from "../protocol/perform.js";
 import { resolveSessionManagerOptions, type ResolvedSessionManagerOptions, type SessionManagerOptions } from "./options.js";
 import { Recorder, type RecordingFrame } from "./recordings.js";
 import type { Checkpoint, JournalEntry, RecordingMeta, StoredLedger } from "./stores.js";
-import type { ManagedSessionInfo } from "../protocol/sessions.js";
+import type { ControlRelease, ManagedSessionInfo } from "../protocol/sessions.js";
 
 export type { ManagedSessionInfo } from "../protocol/sessions.js";
 
@@ -369,7 +369,10 @@ export class BrowserSessionManager implements BrowserBackend {
     let outcome: "ok" | "error" | "unknown" = "ok";
     let errorCode: string | undefined;
     try {
-      return (await this.adapter.execute(session.handle, parsed, controller.signal)) as CommandResult<Command["op"]>;
+      const result = (await this.adapter.execute(session.handle, parsed, controller.signal)) as CommandResult<Command["op"]>;
+      const challenge = (result as { challenge?: ChallengeResult } | undefined)?.challenge;
+      if (challenge && parsed.op !== "challenge") this.events.emit("challenge", { sessionId, challenge, after: "action" });
+      return result;
     } catch (error) {
       const failure = session.closed ? this.closedDuring(session, parsed.op, mutating, error) : error;
       outcome = isOutcomeUnknownError(failure) ? "unknown" : "error";
@@ -496,10 +499,19 @@ export class BrowserSessionManager implements BrowserBackend {
     return this.leases.renew(sessionId, token, ttlMs);
   }
 
-  async releaseControl(sessionId: string, token: string): Promise<void> {
+  /**
+   * Hands the session back to automation, then re-runs challenge detection
+   * (one `challenge` read) and reports it, in the answer and as a `challenge`
+   * event: the agent should resume only when the page no longer shows a
+   * challenge. A page that cannot be read leaves `challenge` out.
+   */
+  async releaseControl(sessionId: string, token: string): Promise<ControlRelease> {
     await this.ready();
     this.session(sessionId);
     this.leases.release(sessionId, token);
+    const challenge = await this.execute(sessionId, { op: "challenge" }).catch(() => undefined);
+    if (challenge) this.events.emit("challenge", { sessionId, challenge, after: "control-release" });
+    return { mode: "automation", ...(challenge ? { challenge } : {}) };
   }
 
   /** Who drives the session: mode and expiry, never the token. */

@@ -31,5 +31,6 @@ export {
   type ToolInputSchema,
   type ToolAnnotations,
   type ToolCallOptions,
+  type TakeoverNotice,
 } from "./agent-tools/index.js";
 export * from "./agent-tools/bridges/index.js";

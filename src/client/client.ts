@@ -144,7 +144,7 @@ export class BrowserUseClient implements BrowserBackend {
 
   /** Hands the session back to automation; the answer says what challenge detection sees on the page now. */
   async releaseControl(sessionId: string, token: string, call: ClientCallOptions = {}): Promise<ControlRelease> {
-    return (await this.onSession("controlRelease", sessionId, { token }, call.signal)) ?? { mode: "automation" };
+    return this.onSession("controlRelease", sessionId, { token }, call.signal);
   }
 
   /** Who drives the session: mode and expiry, never the token. */

@@ -41,8 +41,7 @@ export const responseSchemas = {
   liveFrame: RecordingFrameSchema,
   controlAcquire: ControlGrantSchema,
   controlRenew: ControlGrantSchema,
-  // A worker from before releases were answered with detection sends null.
-  controlRelease: v.nullable(ControlReleaseSchema),
+  controlRelease: ControlReleaseSchema,
   control: ControlStateSchema,
   checkpoint: CheckpointSchema,
   checkpoints: v.array(CheckpointSchema),
@@ -66,7 +65,7 @@ export interface ResponseDataMap {
   liveFrame: RecordingFrame;
   controlAcquire: ControlGrant;
   controlRenew: ControlGrant;
-  controlRelease: ControlRelease | null;
+  controlRelease: ControlRelease;
   control: ControlState;
   checkpoint: Checkpoint;
   checkpoints: Checkpoint[];

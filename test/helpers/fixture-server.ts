@@ -79,6 +79,11 @@ const routes: Record<string, Route> = {
     response.writeHead(403, { "content-type": "text/html; charset=utf-8", server: "cloudflare", "cf-mitigated": "challenge" });
     response.end(await readFile(join(fixtures, page)));
   },
+  /** A sign-in page answered with 401: a login wall. */
+  "/login-wall": (_request, response) => {
+    response.writeHead(401, { "content-type": "text/html; charset=utf-8" });
+    response.end('<title>Sign in</title><p>Please sign in to continue.</p><form><input name="user"><input name="pass" type="password"></form>');
+  },
   /** A site's throttle page: 429 with `retry-after`. */
   "/throttled": (_request, response) => {
     response.writeHead(429, { "content-type": "text/html; charset=utf-8", "retry-after": "120" });

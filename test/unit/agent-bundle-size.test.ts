@@ -9,7 +9,8 @@ import { formatBundleSize, measureAgentBundle } from "../../bench/bundle-size.js
  * `agentBundleBudget` once under budget.
  */
 // Issue 12 raised it by what checking every command result against its schema measured (+1,778 B minified, +806 B gzipped) and by the error table with details on the wire (+288 B / +157 B); issue 11 trims took 1,663 B / 420 B back.
-const ceiling = { minified: 90_010, gzipped: 30_990 };
+// Issue 13 raised it by human takeover in the tools and challenge fields in results (+1,576 B minified, +549 B gzipped).
+const ceiling = { minified: 91_590, gzipped: 31_540 };
 
 describe("/agent bundle size", () => {
   it("stays under its ceiling (minified and gzipped), printing the figures", async () => {

@@ -1,6 +1,6 @@
 import type { CommandOf, CommandOp } from "../protocol/commands.js";
 import { limits } from "../protocol/limits.js";
-import type { ActionResult, CommandResult } from "../protocol/results.js";
+import type { ActionResult, CommandResult, SolverSignal } from "../protocol/results.js";
 import type { ActionMark, EngineSession, PageState } from "./session.js";
 import { sanitizeUrl } from "../protocol/url-policy.js";
 import { diffText } from "../protocol/text-change.js";
@@ -16,6 +16,8 @@ export interface CommandContext {
   deadlineAt: number;
   /** The command asked for the change in visible text (`textChange: true`). */
   textChange: boolean;
+  /** The provider's captcha solver state for this session, where it has an API for it (Steel). */
+  solverStatus?: (() => Promise<SolverSignal | undefined>) | undefined;
 }
 
 /** A command handler. */

@@ -63,10 +63,13 @@ export const observationHandlers: CommandHandlers<
   async challenge(context) {
     const { session } = context;
     const state = session.selected();
+    // The provider's solver state (a REST call) is asked at the same time; failing, it is left out.
+    const solver = context.solverStatus?.().catch(() => undefined);
     const signals = await collectChallengeSignals(session.context, state);
     const navigations = state.navigations;
     const result = judgeChallenge(state.challenge, signals, navigations);
     state.challenge.last!.result = state.challenge.last!.plain;
-    return result;
+    const provided = await solver;
+    return provided && !result.solver ? { ...result, solver: provided } : result;
   },
 };

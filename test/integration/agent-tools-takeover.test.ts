@@ -59,6 +59,8 @@ describe("agent tools hand a challenged session to a human", () => {
   });
 
   it("stops mutating at a challenge, refuses without sending, observes, and resumes once a human took the page past it", async () => {
+    const events: unknown[] = [];
+    stack.manager.events.on("challenge", (event) => events.push(event));
     await tools.open!.execute({ url: stack.fixtures.url("/challenge-turns.html") });
     const clicked = await tools.click!.execute({ target: { by: "selector", selector: "#to-challenge" } });
     expect(clicked.isError).toBeUndefined();
@@ -68,6 +70,7 @@ describe("agent tools hand a challenged session to a human", () => {
     const [session] = stack.manager.list();
     expect(clicked.takeover).toMatchObject({ sessionId: session!.id, session: "s1", liveViewUrl: `https://live.example/live/${session!.id}?token=view-only`, challenge: { state: "challenge" } });
     expect(notices).toEqual([clicked.takeover]);
+    expect(events).toEqual([{ sessionId: session!.id, challenge: clicked.takeover!.challenge, after: "action" }]);
 
     ops.length = 0;
     const refused = await tools.click!.execute({ target: { by: "selector", selector: "#continue" } });
@@ -83,8 +86,7 @@ describe("agent tools hand a challenged session to a human", () => {
     // The human, through the control lease: takes the page past the challenge, and hands it back.
     const lease = await stack.manager.acquireControl(session!.id, 10_000);
     await stack.manager.execute(session!.id, { op: "navigate", url: stack.fixtures.url("/challenge-turns.html") }, lease.token);
-    const events: unknown[] = [];
-    stack.manager.events.on("challenge", (event) => events.push(event));
+    events.length = 0;
     const released = await stack.manager.releaseControl(session!.id, lease.token);
     // The release re-ran detection: the host can tell the agent may resume.
     expect(released).toMatchObject({ mode: "automation", challenge: { state: "none" } });

@@ -35,4 +35,5 @@ export {
   type ToolInputSchema,
   type ToolAnnotations,
   type ToolCallOptions,
+  type TakeoverNotice,
 } from "./agent-tools/index.js";

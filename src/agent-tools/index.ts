@@ -19,4 +19,5 @@ export {
 } from "./options.js";
 export { agentToolLimits } from "./limits.js";
 export { fenceName } from "./fence.js";
+export type { TakeoverNotice } from "./takeover.js";
 export type { AgentTool, ToolResult, ToolImage, ToolInputSchema, ToolAnnotations, ToolCallOptions } from "./types.js";

@@ -6,6 +6,7 @@ import { OpenOptionsSchema, type OpenOptions } from "../protocol/open-options.js
 import { parseWith } from "../protocol/parse.js";
 import type { BrowserBackend } from "../protocol/backend.js";
 import { agentToolLimits } from "./limits.js";
+import type { TakeoverNotice } from "./takeover.js";
 
 /** Tool groups beyond the default set, enabled by option. */
 export const agentToolGroups = ["coordinates", "diagnostics", "downloads"] as const;
@@ -38,6 +39,12 @@ export interface BrowserAgentToolsOptions {
   changeSummaryBytes?: number;
   /** Open options the host fixes for every session (viewport, console text). The model cannot set them. */
   open?: Pick<OpenOptions, "viewport" | "consoleText">;
+  /** A login wall also hands the session to a human (as a challenge, block or throttle always does). Default false. */
+  takeoverOnLoginWall?: boolean;
+  /** The live view URL of a session (backend id) for a human to take over; a view URL, never a control token. */
+  liveView?: (sessionId: string) => Promise<string | undefined>;
+  /** Called when a session needs a human: its mutating tool calls are refused until the page no longer shows the challenge. */
+  onTakeover?: (notice: TakeoverNotice) => void | Promise<void>;
 }
 
 /** Options after validation, with every default filled in. */
@@ -50,12 +57,17 @@ export interface ResolvedBrowserAgentToolsOptions {
   groups: ReadonlySet<AgentToolGroup>;
   changeSummaryBytes: number;
   open: Pick<OpenOptions, "viewport" | "consoleText">;
+  takeoverOnLoginWall: boolean;
+  liveView: ((sessionId: string) => Promise<string | undefined>) | undefined;
+  onTakeover: ((notice: TakeoverNotice) => void | Promise<void>) | undefined;
 }
 
 const backendMethods = ["open", "execute", "closeSession", "list", "checkpoint", "resumeCheckpoint", "control", "reconcile"] as const;
 
 const isBackend = (value: unknown) =>
   typeof value === "object" && value !== null && backendMethods.every((method) => typeof (value as Record<string, unknown>)[method] === "function");
+
+const optionalFunction = v.optional(v.custom<unknown>((value) => typeof value === "function", "expected a function"));
 
 const SecretNameSchema = v.pipe(
   v.string(),
@@ -99,6 +111,9 @@ const OptionsSchema = v.strictObject(
     ),
     changeSummaryBytes: v.optional(integerIn(0, agentToolLimits.changeSummaryBytesMax)),
     open: v.optional(v.strictObject({ viewport: OpenOptionsSchema.entries.viewport, consoleText: OpenOptionsSchema.entries.consoleText })),
+    takeoverOnLoginWall: v.optional(v.boolean()),
+    liveView: optionalFunction as v.OptionalSchema<v.GenericSchema<(sessionId: string) => Promise<string | undefined>>, undefined>,
+    onTakeover: optionalFunction as v.OptionalSchema<v.GenericSchema<(notice: TakeoverNotice) => void | Promise<void>>, undefined>,
   },
   "expected an options object",
 );
@@ -126,6 +141,9 @@ export function resolveBrowserAgentToolsOptions(options: BrowserAgentToolsOption
     groups: new Set(parsed.groups ?? []),
     changeSummaryBytes: parsed.changeSummaryBytes ?? agentToolLimits.changeSummaryBytesDefault,
     open: parsed.open ?? {},
+    takeoverOnLoginWall: parsed.takeoverOnLoginWall ?? false,
+    liveView: parsed.liveView,
+    onTakeover: parsed.onTakeover,
   };
 }
 

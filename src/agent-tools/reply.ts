@@ -1,4 +1,5 @@
 import type { ToolImage, ToolResult } from "./types.js";
+import type { TakeoverNotice } from "./takeover.js";
 import { cutUtf8, fence, fenceOverheadBytes, nonceFor, utf8Length } from "./fence.js";
 import type { Redactor } from "../redact.js";
 
@@ -14,6 +15,8 @@ export interface ToolReply {
   isError: boolean;
   parts: ReplyPart[];
   images: ToolImage[];
+  /** For the host only: the session now needs a human. */
+  takeover?: TakeoverNotice;
 }
 
 /** A reply of our own text lines. */
@@ -90,5 +93,5 @@ export function renderReply(reply: ToolReply, options: { maxBytes: number; redac
     pageBudget -= utf8Length(cut);
     return [`${fence(cut, nonce)}\n${marker(utf8Length(cut), size)}`];
   });
-  return { text: rendered.join("\n"), images: reply.images, ...(reply.isError ? { isError: true } : {}) };
+  return { text: rendered.join("\n"), images: reply.images, ...(reply.isError ? { isError: true } : {}), ...(reply.takeover ? { takeover: reply.takeover } : {}) };
 }

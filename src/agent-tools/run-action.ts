@@ -8,6 +8,7 @@ import { agentToolLimits } from "./limits.js";
 import { summarizeChange, type ChangeSummary } from "./page-probe.js";
 import { addPage, addText, outcomeReply, type ToolReply } from "./reply.js";
 import { CancelledError, isRefusal, refusalReply, type SeenPage, type SessionEntry } from "./sessions.js";
+import { heldRefusal, holdSession, holdsSession } from "./takeover.js";
 
 /**
  * Runs `work` on the session named by `alias` (or the only one), after the
@@ -78,8 +79,11 @@ const loadingOps = new Set<CommandOp>(["navigate", "back", "forward", "reload", 
  */
 export async function runSteps(context: ToolContext, entry: SessionEntry, steps: readonly Step[], what: string, runOptions: RunOptions = {}): Promise<ToolReply> {
   const { backend, options, signal } = context;
+  const refused = await heldRefusal(context, entry);
+  if (refused) return refused;
   const summarize = options.changeSummaryBytes > 0;
   let last: ActionLike | undefined;
+  let done = 0;
   // One backend call a step: the engine reports the change in visible text in the action's own result.
   const changes: (TextChange | undefined)[] = [];
   for (const [index, step] of steps.entries()) {
@@ -104,6 +108,9 @@ export async function runSteps(context: ToolContext, entry: SessionEntry, steps:
     }
     // The engine says whether the text may sit in a password field; a result that does not say counts as yes.
     if (step.typed !== undefined && last.sensitive !== false) rememberPassword(context, step.typed);
+    done = index + 1;
+    // The site owns the page now: no further step.
+    if (holdsSession(context, last.challenge)) break;
   }
   if (last === undefined) return outcomeReply("ok", what);
   const extra = runOptions.note?.(last);
@@ -116,7 +123,11 @@ export async function runSteps(context: ToolContext, entry: SessionEntry, steps:
   const facts = actionFacts(last, known, change);
   entry.seen = { url: last.url, title: last.title };
   const outcome = [`${what}`, extra, facts.outcome].filter((part) => part !== undefined && part !== "").join("; ");
-  return addPage(outcomeReply("ok", outcome, ...facts.lines), facts.page.join("\n"));
+  const reply = addPage(outcomeReply("ok", outcome, ...facts.lines), facts.page.join("\n"));
+  if (!holdsSession(context, last.challenge)) return reply;
+  const { line, notice } = await holdSession(context, entry, last.challenge);
+  addText(reply, done < steps.length ? `${line} Steps not run: ${steps.slice(done).map((step) => step.label).join(", ")}.` : line);
+  return { ...reply, takeover: notice };
 }
 
 /** Failures raised before any key can reach the page: a refused call, a target that did not resolve. */
@@ -149,8 +160,8 @@ export function actionFacts(result: ActionLike, known: SeenPage | undefined, cha
   for (const opened of newPages) page.push(describePage(opened, "new page"));
   if (result.dialog?.message) page.push(`dialog message: ${JSON.stringify(result.dialog.message)}`);
   if (change?.lines) page.push(change.lines);
-  const challenge = describeChallenge(result.challenge);
-  return { outcome: unchanged ? "nothing changed" : facts.join("; "), lines: challenge ? [challenge] : [], page };
+  const solved = describeSolved(result.challenge);
+  return { outcome: unchanged ? "nothing changed" : facts.join("; "), lines: solved ? [solved] : [], page };
 }
 
 /** Notes the selected page of a page list the model was shown as what it last saw. */
@@ -169,13 +180,10 @@ function describeDialog(dialog: DialogInfo): string {
   return `${article} ${dialog.type} appeared and was ${dialog.handled}${dialog.unexpected ? " at once (no dialog policy was set; use station_browser_dialog before the action to accept one)" : " by your dialog policy"}`;
 }
 
-/** A challenge the backend detected: the ones that own the page tell the model to stop (a widget, a sensor or a login form say nothing). */
-function describeChallenge(challenge: unknown): string | undefined {
-  if (typeof challenge !== "object" || challenge === null) return undefined;
-  const state = (challenge as { state?: unknown }).state;
-  const what = state === "challenge" ? "a challenge (bot check)" : state === "blocked" ? "a block" : state === "rate_limited" ? "a rate limit" : undefined;
-  if (what === undefined) return undefined;
-  return `challenge: the page shows ${what}. Stop acting on this page and ask the user to take over the session.`;
+/** A challenge the page navigated past (the site let the browser in); one that owns the page is a takeover (takeover.ts). */
+function describeSolved(challenge: unknown): string | undefined {
+  const solved = (challenge as { solved?: { state?: unknown } } | undefined)?.solved;
+  return typeof solved?.state === "string" ? `challenge: the page is past the ${solved.state.replace("_", " ")} it showed; the site let the browser in.` : undefined;
 }
 
 /** The change summary: a fact of ours and the changed lines (website content). */

@@ -5,6 +5,7 @@ import { failureReply } from "./failure.js";
 import type { ToolReply } from "./reply.js";
 import { onSession, runSteps, type ActionCommand, type RunOptions } from "./run-action.js";
 import type { SessionEntry } from "./sessions.js";
+import { heldRefusal } from "./takeover.js";
 
 /** The backend call's options: the tool call's signal, when it has one. */
 export const callOptions = (context: ToolContext) => (context.signal ? { signal: context.signal } : {});
@@ -26,7 +27,8 @@ export function tryOnSession(
 ): Promise<ToolReply> {
   return onSession(context, alias, async (entry) => {
     try {
-      return await work(entry);
+      const refused = mutating ? await heldRefusal(context, entry) : undefined;
+      return refused ?? (await work(entry));
     } catch (error) {
       return toolFailure(context, error, action, mutating);
     }

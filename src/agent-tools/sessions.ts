@@ -1,4 +1,5 @@
 import type { ManagedSessionInfo } from "../protocol/sessions.js";
+import type { ChallengeResult } from "../protocol/results.js";
 import { invalidInputReply } from "./failure.js";
 
 /** A session this toolset opened, under its alias. */
@@ -11,6 +12,8 @@ export interface SessionEntry {
   tail: Promise<void>;
   /** The URL and title of the selected page as the model was last told them; unknown after an uncertain or failed action. */
   seen?: SeenPage | undefined;
+  /** What the site showed that stopped this session's mutating calls, until a `challenge` read says it is gone (see takeover.ts). */
+  held?: ChallengeResult | undefined;
 }
 
 /** Where the model last saw the selected page: results repeat neither while they stay the same. */

@@ -3,6 +3,8 @@
  * web standards only.
  */
 
+import type { TakeoverNotice } from "./takeover.js";
+
 /** An image for the model's image channel; never copied into `text`. */
 export interface ToolImage {
   mimeType: "image/png" | "image/jpeg";
@@ -18,6 +20,12 @@ export interface ToolResult {
   images: ToolImage[];
   /** True when the call failed (bad input, browser failure, refused). */
   isError?: boolean;
+  /**
+   * For the host, never the model (bridges leave it out): the call found the
+   * session needing a human — a challenge, a block, a throttle — with its
+   * live view URL when the host's `liveView` option gives one.
+   */
+  takeover?: TakeoverNotice;
 }
 
 /** Per-call options of {@link AgentTool.execute}. */

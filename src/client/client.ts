@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import type { Checkpoint, ControlGrant, ControlState, LiveFrame, LiveView, ManagedSessionInfo, ReconcileReport, RecordingFrame, RecordingMeta } from "../protocol/sessions.js";
+import type { Checkpoint, ControlGrant, ControlRelease, ControlState, LiveFrame, LiveView, ManagedSessionInfo, ReconcileReport, RecordingFrame, RecordingMeta } from "../protocol/sessions.js";
 import type { PerformAction } from "../protocol/perform.js";
 import { resolveExecuteOptions, type BrowserBackend, type CloseSessionOptions, type ExecuteOptions } from "../protocol/backend.js";
 import { isObservationCommand } from "../protocol/command-ops.js";
@@ -159,8 +159,9 @@ export class BrowserUseClient implements BrowserBackend {
     return this.#onSession("controlRenew", sessionId, { token, ttlMs }, call.signal);
   }
 
-  async releaseControl(sessionId: string, token: string, call: ClientCallOptions = {}): Promise<void> {
-    await this.#onSession("controlRelease", sessionId, { token }, call.signal);
+  /** Hands the session back to automation; the answer says what challenge detection sees on the page now. */
+  async releaseControl(sessionId: string, token: string, call: ClientCallOptions = {}): Promise<ControlRelease> {
+    return this.#onSession("controlRelease", sessionId, { token }, call.signal);
   }
 
   /** Who drives the session: mode and expiry, never the token. */

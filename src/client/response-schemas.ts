@@ -13,6 +13,7 @@ import {
   ControlStateSchema,
   LiveFrameSchema,
   LiveViewAnswerSchema,
+  ControlReleaseSchema,
   ManagedSessionInfoSchema,
   ReconcileReportSchema,
   RecordingFrameSchema,
@@ -22,6 +23,7 @@ import {
   type ControlState,
   type LiveFrame,
   type LiveViewAnswer,
+  type ControlRelease,
   type ManagedSessionInfo,
   type ReconcileReport,
   type RecordingFrame,
@@ -44,7 +46,7 @@ export const responseSchemas = {
   liveView: LiveViewAnswerSchema,
   controlAcquire: ControlGrantSchema,
   controlRenew: ControlGrantSchema,
-  controlRelease: NothingSchema,
+  controlRelease: ControlReleaseSchema,
   control: ControlStateSchema,
   checkpoint: CheckpointSchema,
   checkpoints: v.array(CheckpointSchema),
@@ -69,7 +71,7 @@ export interface ResponseDataMap {
   liveView: LiveViewAnswer;
   controlAcquire: ControlGrant;
   controlRenew: ControlGrant;
-  controlRelease: void;
+  controlRelease: ControlRelease;
   control: ControlState;
   checkpoint: Checkpoint;
   checkpoints: Checkpoint[];

@@ -189,6 +189,7 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
       signal,
       deadlineAt: Date.now() + budgetMs,
       textChange: "textChange" in parsed && parsed.textChange === true,
+      solverStatus: this.provider.solver && (() => this.provider.solver!.status(handle.id, signal)),
     };
     const handler = handlers[parsed.op] as CommandHandler<CommandOp>;
     const watch = {

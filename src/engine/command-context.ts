@@ -1,10 +1,12 @@
 import type { CommandOf, CommandOp } from "../protocol/commands.js";
 import { limits } from "../protocol/limits.js";
-import type { ActionResult, CommandResult } from "../protocol/results.js";
+import type { ActionResult, CommandResult, SolverSignal } from "../protocol/results.js";
 import type { ActionMark, EngineSession, PageState } from "./session.js";
 import { sanitizeUrl } from "../protocol/url-policy.js";
 import { diffText } from "../protocol/text-change.js";
-import { probeVisibleText } from "./visible-text.js";
+import { probeVisibleText, withinReadTimeout } from "./visible-text.js";
+import { readDomSignalsOf } from "./challenge-signals.js";
+import { reportable } from "./page-challenge.js";
 
 /** What every command handler receives. */
 export interface CommandContext {
@@ -14,6 +16,8 @@ export interface CommandContext {
   deadlineAt: number;
   /** The command asked for the change in visible text (`textChange: true`). */
   textChange: boolean;
+  /** The provider's captcha solver state for this session, where it has an API for it (Steel). */
+  solverStatus?: (() => Promise<SolverSignal | undefined>) | undefined;
 }
 
 /** A command handler. */
@@ -53,15 +57,44 @@ export async function runAction(
   await body(state);
   await session.popupsArrived(mark, Math.min(limits.popupArrivalMaxMs, context.deadlineAt - Date.now()));
   const result = await describeOutcome(context, state, mark, navigationsBefore);
-  if (textBefore === undefined) return result;
+  if (textBefore === undefined) return withChallenge(context, result);
   const current = session.pages.get(session.selectedPageId) ?? state;
-  const textAfter = await probeVisibleText(current.page, current.probe);
-  if (textAfter === undefined) return result;
+  const textAfter = await readTextAfter(context, current);
+  if (textAfter === undefined) return withChallenge(context, result);
   // A navigation the action started may commit after the outcome was read and
   // before the text was: the text is then the new document's, so say so.
   const late = !result.navigated && state.navigations > navigationsBefore;
   const described = late ? { ...result, ...(await whereNow(context, state)), navigated: true } : result;
-  return { ...described, textChange: diffText(textBefore, textAfter) };
+  return withChallenge(context, { ...described, textChange: diffText(textBefore, textAfter) });
+}
+
+/**
+ * The selected page's visible text after an action, read with the challenge
+ * signals in the same call (so a page the action turned into a challenge
+ * without navigating is seen at no extra round trip), or `undefined` when it
+ * cannot be read in time.
+ */
+async function readTextAfter(context: CommandContext, state: PageState): Promise<string | undefined> {
+  const navigations = state.navigations;
+  const dom = await withinReadTimeout(() => readDomSignalsOf(state.page, state.probe, true));
+  if (dom === undefined) return undefined;
+  context.session.noteDocument(state, dom, navigations);
+  return dom.text;
+}
+
+/**
+ * Adds what challenge detection last saw on the selected page's current
+ * document, when it is worth reporting ({@link reportable}). It was read with
+ * the title (once per document) or with the text after the action: no read of
+ * its own. A challenge solved is reported once.
+ */
+function withChallenge(context: CommandContext, result: ActionResult): ActionResult {
+  const current = context.session.pages.get(context.session.selectedPageId);
+  const last = current?.challenge.last;
+  if (!current || !last || last.navigations !== current.navigations || !reportable(last.result)) return result;
+  const challenge = last.result;
+  last.result = last.plain;
+  return { ...result, challenge };
 }
 
 /** The selected page's URL and title now. */

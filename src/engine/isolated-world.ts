@@ -13,7 +13,7 @@ import type { CDPSession, Page } from "playwright-core";
  * through Playwright.
  *
  * The world of a new document is made as it commits, so reading the title
- * or the text after a navigation ({@link title}, {@link evaluate}) is one
+ * or the text after a navigation ({@link evaluate}) is one
  * small request, with no Playwright script to set up in the document first.
  *
  * A fill can have the count taken with no round trip after it
@@ -46,12 +46,6 @@ export class MainFrameProbe {
       (cdp, contextId) => cdp.send("Runtime.evaluate", { expression: countNowExpression, contextId, returnByValue: true }),
       (value) => (typeof value === "number" ? value : undefined),
     );
-  }
-
-  /** The main frame document's title, or `undefined` when it cannot be read this way. */
-  async title(): Promise<string | undefined> {
-    const read = await this.evaluate("document.title");
-    return typeof read?.value === "string" ? read.value : undefined;
   }
 
   /**

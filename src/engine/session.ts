@@ -9,6 +9,8 @@ import { DownloadStore } from "./downloads.js";
 import { MainFrameProbe } from "./isolated-world.js";
 import { isNavigationPending, PendingNavigation } from "./pending-navigation.js";
 import { RefRegistry } from "./refs.js";
+import { readDomSignalsOf, signalsOf, type DomSignals } from "./challenge-signals.js";
+import { hintsChallenge, judgeChallenge, solverOfConsole, type PageChallenge } from "./page-challenge.js";
 
 /** One page of a session, with the counters actions are measured against. */
 export interface PageState {
@@ -24,6 +26,8 @@ export interface PageState {
   probe?: MainFrameProbe;
   /** The last main-frame document response the network delivered (challenge detection reads its status and headers). */
   document?: { status: number; headers: Record<string, string> };
+  /** Challenge detection on this page: read with the title, once per document (see {@link EngineSession.titleOf}). */
+  challenge: PageChallenge;
 }
 
 /** Counters an action is measured against, taken before it runs. */
@@ -227,19 +231,34 @@ export class EngineSession {
    * The title of `state` for an action result: read once per document (and
    * again once it loads), since only a navigation or a load changes it as a
    * rule. A page's script may still retitle it later; observations read it
-   * fresh ({@link describe}).
+   * fresh ({@link describe}). The same in-page call reads the challenge
+   * signals (read again when a response hinted at a challenge since).
    */
   async titleOf(state: PageState): Promise<string> {
-    if (state.title !== undefined) return state.title;
+    const { last, stale } = state.challenge;
+    if (state.title !== undefined && !stale && last?.navigations === state.navigations) return state.title;
     return (await this.readTitleOf(state)) ?? "";
   }
 
   /** Reads the title of `state` and keeps it, unless the page navigated meanwhile or it is empty (maybe not parsed yet). */
   private async readTitleOf(state: PageState): Promise<string | undefined> {
     const navigations = state.navigations;
-    const title = await readTitle(state);
-    if (title && state.navigations === navigations) state.title = title;
-    return title;
+    const dom = await readDocument(state);
+    if (dom) this.noteDocument(state, dom, navigations);
+    return dom?.title;
+  }
+
+  /**
+   * Keeps what one read of a page's document showed (`navigations` as when
+   * the read began): its title, unless empty (maybe not parsed yet), and its
+   * challenge classification. A read from a document since replaced is dropped.
+   */
+  noteDocument(state: PageState, dom: DomSignals, navigations: number): void {
+    if (state.navigations !== navigations) return;
+    if (dom.title) state.title = dom.title;
+    judgeChallenge(state.challenge, signalsOf(state, dom), navigations);
+    // A document still being parsed is read again by the next action.
+    if (dom.loading) state.challenge.stale = true;
   }
 
   private wakePopupWaiters(): void {
@@ -302,7 +321,7 @@ export class EngineSession {
   private register(page: Page): PageState {
     const existing = this.stateOf(page);
     if (existing) return existing;
-    const state: PageState = { id: `p${++this.pageCounter}`, page, navigations: 0, navigation: new PendingNavigation(page) };
+    const state: PageState = { id: `p${++this.pageCounter}`, page, navigations: 0, navigation: new PendingNavigation(page), challenge: { stale: false } };
     this.pages.set(state.id, state);
     if (!this.ownPages.has(page) && this.selectedPageId !== "") this.unreportedPages.add(state.id);
     page.on("framenavigated", (frame) => {
@@ -333,6 +352,8 @@ export class EngineSession {
       // Chromium's own verbose hints ("[DOM] Input elements should have autocomplete…") are noise.
       const type: string = message.type();
       if (type === "debug" || type === "verbose") return;
+      const solver = solverOfConsole(message.text());
+      if (solver) state.challenge.solver = { ...solver, navigations: state.navigations };
       this.diagnostics.push({
         kind: "console",
         level: message.type(),
@@ -356,6 +377,8 @@ export class EngineSession {
       const request = response.request();
       if (request.isNavigationRequest() && request.frame() === page.mainFrame()) {
         state.document = { status: response.status(), headers: response.headers() };
+      } else if (hintsChallenge(request.resourceType(), response.status(), response.headers())) {
+        state.challenge.stale = true;
       }
       if (response.status() >= 400) {
         this.diagnostics.push({ kind: "response-error", pageId: state.id, url: sanitizeUrl(response.url()), status: response.status() });
@@ -448,15 +471,16 @@ export class EngineSession {
 }
 
 /**
- * The page title, or `undefined` when it cannot be read now (between documents, or the page went away).
- * Read in the engine's own isolated world when it can be (no Playwright script to set up in a new
- * document), else through Playwright.
+ * The title and challenge signals of a page's document in one call, or
+ * `undefined` when it cannot be read now (between documents, or the page went
+ * away). Read in the engine's own isolated world when it can be (no Playwright
+ * script to set up in a new document), else through Playwright.
  */
-async function readTitle(state: PageState): Promise<string | undefined> {
+async function readDocument(state: PageState): Promise<DomSignals | undefined> {
   const { page } = state;
   if (isNavigationPending(page)) return undefined;
   try {
-    return (await state.probe?.title()) ?? (await page.title());
+    return await readDomSignalsOf(page, state.probe);
   } catch {
     return undefined;
   }

@@ -34,13 +34,17 @@ export async function readTextAndTitle(page: Page, probe?: MainFrameProbe): Prom
  * The visible text for a change summary, or `undefined` when it cannot be
  * read in time (a page between documents, a closed page). Never throws.
  */
-export async function probeVisibleText(page: Page, probe?: MainFrameProbe): Promise<string | undefined> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), limits.textChange.readTimeoutMs)));
-  const read = async () => {
+export function probeVisibleText(page: Page, probe?: MainFrameProbe): Promise<string | undefined> {
+  return withinReadTimeout(async () => {
     const text = await evaluateInMainFrame(page, probe, `(${String(readVisibleText)})()`);
     return typeof text === "string" ? text : undefined;
-  };
+  });
+}
+
+/** What `read` answers within `limits.textChange.readTimeoutMs`, or `undefined` (also when it throws). Never throws. */
+export async function withinReadTimeout<T>(read: () => Promise<T>): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), limits.textChange.readTimeoutMs)));
   try {
     return await Promise.race([read().catch(() => undefined), late]);
   } finally {

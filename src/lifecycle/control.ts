@@ -61,6 +61,11 @@ export class ControlLeases {
     return { token: lease.token, expiresAt: new Date(lease.expiresAt).toISOString() };
   }
 
+  /** Refuses with `ControlLeaseError` unless `token` holds the session's lease now. */
+  check(sessionId: string, token: string): void {
+    this.owned(sessionId, token);
+  }
+
   release(sessionId: string, token: string): void {
     const lease = this.owned(sessionId, token);
     this.clock.clearTimeout(lease.timer);

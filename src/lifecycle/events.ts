@@ -1,4 +1,5 @@
 import { EventEmitter } from "eventemitter3";
+import type { ChallengeResult } from "../protocol/results.js";
 
 /** Why a session closed. */
 export type SessionCloseReason = "closed" | "idleTimeout" | "managerClosed" | "browserGone";
@@ -13,6 +14,8 @@ export interface SessionManagerEvents {
 "pacing-wait": [event: { sessionId: string; op: string; waitMs: number; reasons: string[] }];
   "pacing-pause": [event: { sessionId: string; profileId?: string; until: string; reason: string }];
   "recording-stop": [event: { recordingId: string; sessionId: string; reason: string }];
+  /** Challenge detection saw something worth reporting: after an action (its result's `challenge`), or on a human's release of control. */
+  challenge: [event: { sessionId: string; challenge: ChallengeResult; after: "action" | "control-release" }];
 }
 
 /** The manager's emitter (eventemitter3, typed). */

@@ -6,5 +6,6 @@ export { createMemoryStateStore, createMemoryRecordingStore } from "./memory-sto
 export { systemClock, type Clock } from "./clock.js";
 export { SessionManagerEmitter, type SessionManagerEvents, type SessionCloseReason } from "./events.js";
 export type { ControlGrant, ControlState } from "./control.js";
+export type { ControlRelease } from "../protocol/sessions.js";
 export type { RecordingFrame } from "./recordings.js";
 export type { Checkpoint, JournalEntry, RecordingMeta, RecordingStore, StateStore, StoredLedger, StoredState, StoredUncertainOpening } from "./stores.js";

@@ -24,7 +24,7 @@ import { OpenOptionsSchema, type OpenOptions, type ResolvedOpenOptions } from ".
 import { parseWith } from "../protocol/parse.js";
 import { parseCommand } from "../protocol/parse-command.js";
 import { profileId as profileIdSchema } from "../protocol/fields.js";
-import type { CommandResult, ScreenshotResult } from "../protocol/results.js";
+import type { ChallengeResult, CommandResult, ScreenshotResult } from "../protocol/results.js";
 import { CheckpointBook } from "./checkpoints.js";
 import { ControlLeases, type ControlGrant, type ControlState } from "./control.js";
 import { SessionManagerEmitter, type SessionCloseReason } from "./events.js";
@@ -35,7 +35,7 @@ import { performCommand, type PerformAction } from "../protocol/perform.js";
 import { resolveSessionManagerOptions, type ResolvedSessionManagerOptions, type SessionManagerOptions } from "./options.js";
 import { Recorder, type RecordingFrame } from "./recordings.js";
 import type { Checkpoint, JournalEntry, RecordingMeta, StoredLedger, StoredPacing } from "./stores.js";
-import type { LiveFrame, ManagedSessionInfo } from "../protocol/sessions.js";
+import type { ControlRelease, LiveFrame, ManagedSessionInfo } from "../protocol/sessions.js";
 
 export type { ManagedSessionInfo } from "../protocol/sessions.js";
 
@@ -409,6 +409,8 @@ export class BrowserSessionManager implements BrowserBackend {
     try {
       const result = await this.adapter.execute(session.handle, paced?.command ?? parsed, controller.signal);
       this.noteThrottle(sessionId, result);
+      const challenge = (result as { challenge?: ChallengeResult } | undefined)?.challenge;
+      if (challenge && parsed.op !== "challenge") this.events.emit("challenge", { sessionId, challenge, after: "action" });
       const reported = parsed.op === "diagnostics" ? { ...result, pacing: this.pacer.report(sessionId) } : result;
       return (paced ? { ...reported, pacedMs: paced.pacedMs } : reported) as CommandResult<Command["op"]>;
     } catch (error) {
@@ -570,10 +572,23 @@ export class BrowserSessionManager implements BrowserBackend {
     return this.leases.renew(sessionId, token, ttlMs);
   }
 
-  async releaseControl(sessionId: string, token: string): Promise<void> {
+  /**
+   * Re-runs challenge detection (one `challenge` read, while the lease is
+   * still held), then hands the session back to automation and reports what
+   * the read saw, in the answer and as a `challenge` event: the agent should
+   * resume only when the page no longer shows a challenge. A page that cannot
+   * be read leaves `challenge` out.
+   */
+  async releaseControl(sessionId: string, token: string): Promise<ControlRelease> {
     await this.ready();
     this.session(sessionId);
+    this.leases.check(sessionId, token);
+    // Read while the human still holds the page (observing needs no token), so that once
+    // automation sees the lease released no read of ours is in the session's way.
+    const challenge = await this.execute(sessionId, { op: "challenge" }).catch(() => undefined);
     this.leases.release(sessionId, token);
+    if (challenge) this.events.emit("challenge", { sessionId, challenge, after: "control-release" });
+    return { mode: "automation", ...(challenge ? { challenge } : {}) };
   }
 
   /** Who drives the session: mode and expiry, never the token. */

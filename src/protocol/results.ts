@@ -49,6 +49,30 @@ export const DialogInfoSchema = v.looseObject({
 });
 export type DialogInfo = Shape<typeof DialogInfoSchema>;
 
+const challengeState = v.picklist(["none", "passive", "widget", "challenge", "blocked", "rate_limited", "login_wall"]);
+
+/** A hosted provider's captcha solver at work (Browserbase's console markers, Steel's captcha status). */
+export const SolverSignalSchema = v.looseObject({
+  provider: text,
+  /** `finished` says the solver is done, not that the site let the browser in (see `solved`). */
+  state: v.picklist(["solving", "finished", "failed"]),
+});
+export type SolverSignal = Shape<typeof SolverSignalSchema>;
+
+/** Result of `challenge`, and the `challenge` of an action result. */
+export const ChallengeResultSchema = v.looseObject({
+  state: challengeState,
+  vendor: v.optional(v.string()),
+  evidence: texts,
+  /**
+   * The page showed this challenge (block, throttle) and then navigated to a
+   * document without one: the site let the browser in. A token appearing is not this.
+   */
+  solved: v.optional(v.looseObject({ state: challengeState, vendor: v.optional(v.string()) })),
+  solver: v.optional(SolverSignalSchema),
+});
+export type ChallengeResult = Shape<typeof ChallengeResultSchema>;
+
 /** Where the selected page is (every action, and `waitFor`). */
 const located = {
   ok,
@@ -77,6 +101,11 @@ const action = {
    * paced, so a benchmark can tell pacing from overhead.
    */
   pacedMs: v.optional(number),
+  /**
+   * What challenge detection saw on the selected page after the action, when
+   * it is not `none` or `passive` (or a challenge was just solved).
+   */
+  challenge: v.optional(ChallengeResultSchema),
 };
 
 /** The result of every action (navigation and interaction commands). */
@@ -286,13 +315,6 @@ export const DiagnosticsResultSchema = v.looseObject({
 });
 export type DiagnosticsResult = Shape<typeof DiagnosticsResultSchema>;
 
-/** Result of `challenge`. */
-export const ChallengeResultSchema = v.looseObject({
-  state: v.picklist(["none", "passive", "widget", "challenge", "blocked", "rate_limited", "login_wall"]),
-  vendor: optionalText,
-  evidence: texts,
-});
-export type ChallengeResult = Shape<typeof ChallengeResultSchema>;
 
 /** Result of `traceStart`. */
 export const TraceStartResultSchema = v.looseObject({ ok, maxDurationMs: number });

@@ -9,6 +9,7 @@
 import * as v from "valibot";
 import type { Shape } from "./declared.js";
 import { OpenOptionsSchema } from "./open-options.js";
+import { ChallengeResultSchema } from "./results.js";
 
 const text = v.string();
 const id = v.pipe(text, v.minLength(1));
@@ -17,6 +18,14 @@ const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 /** Who drives a session now. Never carries the token. */
 export const ControlStateSchema = v.looseObject({ mode: v.picklist(["automation", "human"]), expiresAt: v.optional(text) });
 export type ControlState = Shape<typeof ControlStateSchema>;
+
+/**
+ * The answer to a control release: automation drives again, and what challenge
+ * detection sees on the page now (absent when the page could not be read), so
+ * the host knows whether the agent can resume.
+ */
+export const ControlReleaseSchema = v.looseObject({ mode: v.literal("automation"), challenge: v.optional(ChallengeResultSchema) });
+export type ControlRelease = Shape<typeof ControlReleaseSchema>;
 
 /** A granted lease: the token goes to the human's client only, never to a model. */
 export const ControlGrantSchema = v.looseObject({ token: id, expiresAt: text });

@@ -3,6 +3,7 @@
  * releases browser sessions; the engine drives them. This file is neutral:
  * it names no runtime.
  */
+import type { SolverSignal } from "../protocol/results.js";
 
 /** A host-granted profile: the host's own profile id, mapped by the provider to its state. */
 export interface ProfileGrant {
@@ -59,4 +60,10 @@ export interface BrowserProvider {
   /** Sessions created with this open tag (for reconciling an uncertain open). */
   find(openTag: string): Promise<ProviderSession[]>;
   profiles?: { awaitPersisted(profile: ProfileGrant, signal?: AbortSignal): Promise<void> };
+  /**
+   * The provider's captcha solver state for a session, where its API has one
+   * (Steel cloud's captcha status); `undefined` when it saw no captcha. Read
+   * by the `challenge` command only, never after every action.
+   */
+  solver?: { status(id: string, signal?: AbortSignal): Promise<SolverSignal | undefined> };
 }

@@ -125,8 +125,7 @@ export function createDispatch(manager: BrowserSessionManager, scope: TenantScop
     },
     async controlRelease({ id, token }, { caller }) {
       scope.session(caller, id);
-      await manager.releaseControl(id, token);
-      return null;
+      return manager.releaseControl(id, token);
     },
     async control({ id }, { caller }) {
       scope.session(caller, id);

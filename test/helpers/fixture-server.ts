@@ -70,10 +70,24 @@ const routes: Record<string, Route> = {
     });
     response.end("<title>cookie set</title>");
   },
-  /** The synthetic challenge interstitial, served as a Cloudflare challenge is: 403 with `cf-mitigated: challenge`. */
-  "/challenge": async (_request, response) => {
+  /**
+   * The synthetic challenge interstitial (or the fixture named by `page`), served as a Cloudflare
+   * challenge is: 403 with `cf-mitigated: challenge`.
+   */
+  "/challenge": async (_request, response, url) => {
+    const page = /^[a-z-]+\.html$/.exec(url.searchParams.get("page") ?? "")?.[0] ?? "challenge-interstitial.html";
     response.writeHead(403, { "content-type": "text/html; charset=utf-8", server: "cloudflare", "cf-mitigated": "challenge" });
-    response.end(await readFile(join(fixtures, "challenge-interstitial.html")));
+    response.end(await readFile(join(fixtures, page)));
+  },
+  /** A sign-in page answered with 401: a login wall. */
+  "/login-wall": (_request, response) => {
+    response.writeHead(401, { "content-type": "text/html; charset=utf-8" });
+    response.end('<title>Sign in</title><p>Please sign in to continue.</p><form><input name="user"><input name="pass" type="password"></form>');
+  },
+  /** A site's throttle page: 429 with `retry-after`. */
+  "/throttled": (_request, response) => {
+    response.writeHead(429, { "content-type": "text/html; charset=utf-8", "retry-after": "120" });
+    response.end("<title>Too Many Requests</title><h1>Too many requests</h1><p>Please wait a few minutes before you try again.</p>");
   },
   "/echo-cookie": (request, response) => {
     response.writeHead(200, { "content-type": "text/html" });

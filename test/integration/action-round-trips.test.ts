@@ -39,8 +39,9 @@ describe("round trips of an action (real Chromium)", () => {
     return {
       title: vi.spyOn(pagePrototype, "title"),
       count: vi.spyOn(locatorPrototype, "count"),
-      // Reads of the title in the engine's own isolated world.
-      titleReads: () => send.mock.calls.filter(([method, params]) => method === "Runtime.evaluate" && (params as { expression?: string })?.expression === "document.title").length,
+      // Reads of the title in the engine's own isolated world (one call with the challenge signals).
+      titleReads: () =>
+        send.mock.calls.filter(([method, params]) => method === "Runtime.evaluate" && /^\(function readDomSignals\(/.test((params as { expression?: string })?.expression ?? "")).length,
     };
   };
 

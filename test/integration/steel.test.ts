@@ -4,6 +4,7 @@
  * Chromium started with --remote-debugging-port, so the adapter connects,
  * navigates, reads the accessibility tree and clicks through the provider.
  */
+import { http, HttpResponse } from "msw";
 import { setupServer } from "msw/node";
 import { chromium } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
@@ -92,6 +93,31 @@ describe("Steel cloud, driven through the adapter", () => {
     expect(cloud.sessions.get(handle.id)?.status).toBe("released");
     expect(chrome.alive()).toBe(true);
     await adapter.shutdown();
+  });
+
+  it("surfaces Steel's captcha status in the challenge command's result, and leaves it out when Steel saw no captcha", async () => {
+    let answer: unknown[] = [{ isSolvingCaptcha: true, pageId: "p1", url: "https://example.test/", tasks: [{ status: "solving" }] }];
+    server.use(
+      http.get(`${steelBase}/v1/sessions/:id/captchas/status`, ({ request }) =>
+        request.headers.get("steel-api-key") === apiKey ? HttpResponse.json(answer) : HttpResponse.json({ message: "unauthorized" }, { status: 401 }),
+      ),
+      ...cloud.handlers,
+    );
+    const adapter = new PlaywrightBrowserAdapter({ provider: createSteelProvider({ apiKey, baseURL: steelBase }) });
+    const handle = await adapter.open();
+    try {
+      await adapter.execute(handle, { op: "navigate", url: fixtures.url("/challenge") });
+      const solving = await adapter.execute(handle, { op: "challenge" });
+      expect(solving).toMatchObject({ state: "challenge", vendor: "cloudflare", solver: { provider: "steel", state: "solving" } });
+      answer = [{ isSolvingCaptcha: false, pageId: "p1", url: "https://example.test/", tasks: [{ status: "solved" }] }];
+      expect(await adapter.execute(handle, { op: "challenge" })).toMatchObject({ solver: { provider: "steel", state: "finished" } });
+      answer = [];
+      expect(await adapter.execute(handle, { op: "challenge" })).not.toHaveProperty("solver");
+      expectNoKey(solving);
+    } finally {
+      await adapter.close(handle);
+      await adapter.shutdown();
+    }
   });
 
   it("a lost create answer is an unknown outcome; find(openTag) returns exactly that session, which is adopted and driven", async () => {

@@ -70,7 +70,8 @@ async function everyMethod(call: Call): Promise<void> {
   const grant = data(await call({ method: "controlAcquire", id, ttlMs: 5000 }));
   expect(data(await call({ method: "control", id })).mode).toBe("human");
   expect(data(await call({ method: "controlRenew", id, token: grant.token, ttlMs: 6000 })).token).toBe(grant.token);
-  expect(data(await call({ method: "controlRelease", id, token: grant.token }))).toBeNull();
+  // The release re-runs challenge detection: the agent may resume only on a page without one.
+  expect(data(await call({ method: "controlRelease", id, token: grant.token }))).toEqual({ mode: "automation", challenge: { state: "none", evidence: ["status 200"] } });
   expect(data(await call({ method: "control", id })).mode).toBe("automation");
 
   const checkpoint = data(await call({ method: "checkpoint", id }));
@@ -473,7 +474,7 @@ describe("worker over real HTTP (real Chromium)", () => {
     const lease = data(await call({ method: "controlAcquire", id, ttlMs: 5000 }));
     await worker.drain();
     // Cleanup is not new work: a human can still hand control back.
-    expect(data(await call({ method: "controlRelease", id, token: lease.token }))).toBeNull();
+    expect(data(await call({ method: "controlRelease", id, token: lease.token }))).toMatchObject({ mode: "automation" });
     expect(worker.draining).toBe(true);
     expect(failure(await call({ method: "open" }), 503, "draining")).toMatch(/draining: open is refused/);
     failure(await call({ method: "execute", id, command: { op: "evaluate", expression: "1" } }), 503, "draining");

@@ -12,7 +12,8 @@ import { formatBundleSize, measureAgentBundle } from "../../bench/bundle-size.js
 // then 8,125 B / 2,479 B more (the model bridges moved to /openai and /anthropic, callerLimits, outcome replies, #private members): 81,785 / 28,465 B, plus a ~100 B margin.
 // Issue 13's pacing raised it by the pacing open options, `keyDelaysMs`, `pacedMs`, the pacing report, the limits and the rate_limited error (+2,639 B / +859 B): 84,424 / 29,324 B.
 // The live view's createLiveView: +584 B / +216 B (85,008 / 29,540 B).
-const ceiling = { minified: 85_110, gzipped: 29_640 };
+// Challenge results on actions and the tools' takeover (hold, refusal, notice): +1,576 B / +542 B (86,584 / 30,082 B).
+const ceiling = { minified: 86_690, gzipped: 30_190 };
 
 describe("/agent bundle size", () => {
   it("stays under its ceiling (minified and gzipped), printing the figures", async () => {

@@ -211,19 +211,38 @@ describe("calls", () => {
     expect(stub.calls.filter((entry) => entry.command?.op === "click")).toHaveLength(1);
   });
 
-  it("states a challenge only when the backend's result carries one", async () => {
+  it("holds a session at a challenge a result carries: refuses mutating calls without sending them until a challenge read says it is gone", async () => {
+    let shown = "challenge";
     const stub = createStubBackend({
       execute: (_id, command) =>
         command.op === "click"
           ? Promise.resolve({ ok: true, url: "https://example.test/", title: "Just a moment", navigated: true, newPages: [], challenge: { state: "challenge", vendor: "cloudflare", evidence: [] } })
-          : undefined,
+          : command.op === "challenge"
+            ? Promise.resolve({ state: shown, evidence: [] })
+            : undefined,
     });
     const { call } = toolsetOver(stub);
     await call("open");
-    expect((await call("click", { target: "e1" })).text).toContain(
-      "challenge: the page shows a challenge (bot check). Stop acting on this page and ask the user to take over the session.",
-    );
-    expect((await call("hover", { target: "e1" })).text).not.toContain("challenge");
+    const clicked = await call("click", { target: "e1" });
+    expect(clicked.text).toContain("takeover: challenge (cloudflare) on s1; a human must take it over.");
+    expect(clicked.takeover).toMatchObject({ session: "s1", challenge: { state: "challenge" } });
+    expect(clicked.takeover).not.toHaveProperty("liveViewUrl");
+    const ops = () => stub.calls.flatMap((each) => (each.command ? [each.command.op] : []));
+    const before = ops().length;
+    const refused = await call("hover", { target: "e1" });
+    expect(refused).toMatchObject({ isError: true, text: expect.stringMatching(/^outcome: refused — s1 still shows challenge; nothing was sent\./) });
+    expect(ops().slice(before)).toEqual(["challenge"]);
+    shown = "none";
+    const hovered = await call("hover", { target: "e1" });
+    expect(hovered.isError).toBeUndefined();
+    expect(hovered.text).not.toContain("challenge");
+    expect(ops().slice(before)).toEqual(["challenge", "challenge", "hover"]);
+  });
+
+  it("refuses takeover options that are not functions, naming the option", () => {
+    const stub = createStubBackend();
+    expect(() => createBrowserAgentTools({ client: stub.backend, maxSessions: 1, liveView: "https://live" as never })).toThrow(/options\.liveView: expected a function/);
+    expect(() => createBrowserAgentTools({ client: stub.backend, maxSessions: 1, onTakeover: {} as never })).toThrow(/options\.onTakeover: expected a function/);
   });
 
   it("runs one toolset's calls on a session one after another", async () => {

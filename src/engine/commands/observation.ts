@@ -1,4 +1,3 @@
-import { classifyChallenge } from "../../access/challenge.js";
 import { limits } from "../../protocol/limits.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import { snapshotAccessibility } from "../accessibility.js";
@@ -9,6 +8,7 @@ import { inspectPage } from "../inspect.js";
 import { evaluateAsJson } from "../evaluate-result.js";
 import { captureScreenshot } from "../screenshot.js";
 import { collectChallengeSignals } from "../challenge-signals.js";
+import { judgeChallenge } from "../page-challenge.js";
 
 /** inspect · accessibility · screenshot · text · content · evaluate · diagnostics · challenge */
 export const observationHandlers: CommandHandlers<
@@ -59,8 +59,17 @@ export const observationHandlers: CommandHandlers<
   },
 
   // Reads only: one in-page call for the DOM signals, plus what the network delivered and the cookie names.
+  // Noted as the page's latest classification, so that a challenge left behind by a navigation reads as solved.
   async challenge(context) {
     const { session } = context;
-    return classifyChallenge(await collectChallengeSignals(session.context, session.selected()));
+    const state = session.selected();
+    // The provider's solver state (a REST call) is asked at the same time; failing, it is left out.
+    const solver = context.solverStatus?.().catch(() => undefined);
+    const signals = await collectChallengeSignals(session.context, state);
+    const navigations = state.navigations;
+    const result = judgeChallenge(state.challenge, signals, navigations);
+    state.challenge.last!.result = state.challenge.last!.plain;
+    const provided = await solver;
+    return provided && !result.solver ? { ...result, solver: provided } : result;
   },
 };

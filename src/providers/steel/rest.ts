@@ -20,6 +20,7 @@ import type { BrowserProvider, CreateSessionRequest, ProfileGrant, ProviderSessi
 import { createSteelApi } from "./api.js";
 import { resolveSteelOptions, type SteelRestProviderOptions } from "./options.js";
 import { createSteelProfiles } from "./profiles.js";
+import { steelSolverStatus } from "./captchas.js";
 import { awaitLaunched, createSelfHostedSlot } from "./self-hosted.js";
 import { dimensionsOf, isAbsenceAnswer, isUuid, steelSessionId, toProviderSession, withApiKey } from "./sessions.js";
 
@@ -311,6 +312,8 @@ export function createSteelRestProvider(options: SteelRestProviderOptions): Stee
       return describe(id, session);
     },
     profiles: { awaitPersisted: (profile, signal) => profiles.awaitPersisted(profile, signal) },
+    // Self-hosted steel-browser has no captcha routes.
+    ...(resolved.selfHosted ? {} : { solver: { status: (id: string, signal?: AbortSignal) => steelSolverStatus(api, id, signal) } }),
     awaitLaunched: async (id, signal) => (resolved.selfHosted ? awaitLaunched(api, resolved, id, signal) : undefined),
     cdpConnectUrl(session) {
       return session.cdpUrl === undefined ? undefined : withApiKey(session.cdpUrl, resolved.apiKey);

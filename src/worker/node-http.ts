@@ -47,23 +47,55 @@ export function readNodeBody(request: IncomingMessage, limit: number, gate?: Lar
   });
 }
 
+/**
+ * A Node request as the worker reads it; `signal` aborts when the client
+ * disconnects before the answer is sent. One object per request, with its
+ * methods on the prototype: nothing more is built per request than the
+ * abort controller and one `close` listener.
+ */
+class NodeCall implements IncomingCall {
+  readonly method: string;
+  readonly pathname: string;
+  readonly signal: AbortSignal;
+
+  constructor(
+    private readonly request: IncomingMessage,
+    response: ServerResponse,
+  ) {
+    const controller = new AbortController();
+    response.on("close", () => {
+      if (!response.writableFinished) controller.abort();
+    });
+    this.method = request.method ?? "GET";
+    const url = request.url ?? "/";
+    const query = url.indexOf("?");
+    this.pathname = query < 0 ? url : url.slice(0, query);
+    this.signal = controller.signal;
+  }
+
+  /**
+   * The first value of a header, read from `rawHeaders` (the worker asks for
+   * three headers; `request.headers` would build an object of all of them).
+   * Node keeps the first value of a repeated `authorization`, `content-type`
+   * or `content-length` too.
+   */
+  header(name: string): string | undefined {
+    const raw = this.request.rawHeaders;
+    for (let index = 0; index < raw.length; index += 2) {
+      const key = raw[index]!;
+      if (key.length === name.length && key.toLowerCase() === name) return raw[index + 1];
+    }
+    return undefined;
+  }
+
+  readBody(limit: number, gate?: LargeBodyGate): Promise<BodyRead> {
+    return readNodeBody(this.request, limit, gate);
+  }
+}
+
 /** A Node request as the worker reads it; `signal` aborts when the client disconnects before the answer is sent. */
 export function callFromNode(request: IncomingMessage, response: ServerResponse): IncomingCall {
-  const controller = new AbortController();
-  response.on("close", () => {
-    if (!response.writableFinished) controller.abort();
-  });
-  const header = (name: string) => {
-    const value = request.headers[name];
-    return Array.isArray(value) ? value.join(", ") : value;
-  };
-  return {
-    method: request.method ?? "GET",
-    pathname: (request.url ?? "/").split("?")[0]!,
-    header,
-    readBody: (limit, gate) => readNodeBody(request, limit, gate),
-    signal: controller.signal,
-  };
+  return new NodeCall(request, response);
 }
 
 /** Sends an answer, closing the connection after it when the request body was left unread. */

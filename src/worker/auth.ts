@@ -22,7 +22,15 @@ const digest = (secret: string): Buffer => (oneShot ? oneShot("sha256", secret, 
 /**
  * Bearer authentication in constant time: the presented token is hashed and
  * compared with every known digest (no early exit), so neither timing nor
- * messages tell which part of a token was right. Only digests are kept.
+ * messages tell which part of a token was right. Only digests of the
+ * configured secrets are kept.
+ *
+ * A header that was accepted once is remembered (in a map bounded by the
+ * number of secrets), so a client's later calls skip the hash, which on a
+ * loaded machine was the largest cost of the worker before the body is read.
+ * That tells nothing about a wrong token: the map holds accepted headers only,
+ * a lookup compares texts only when their (per-process seeded) hashes match
+ * in full, and whether a header is accepted is what the answer says anyway.
  *
  * The operator token works on the operator route and a tenant key on the
  * tenant route only; the other combination is `forbidden` (403), unless
@@ -32,6 +40,10 @@ const digest = (secret: string): Buffer => (oneShot ? oneShot("sha256", secret, 
 export function createAuthenticator(token: string, tenants: readonly TenantKey[], operatorTenantId?: string): Authenticate {
   const operator = digest(token);
   const tenantDigests = tenants.map(({ key, tenantId }) => ({ digest: digest(key), tenantId }));
+
+  /** Accepted `Authorization` headers and who they name; see above. Full: nothing more is added. */
+  const accepted = new Map<string, Caller>();
+  const acceptedMax = 4 * (tenants.length + 1);
 
   function identify(presented: string): Caller | undefined {
     const candidate = digest(presented);
@@ -47,10 +59,14 @@ export function createAuthenticator(token: string, tenants: readonly TenantKey[]
     if (authorization === undefined || authorization.trim() === "") {
       return refuse("unauthorized", "Missing credentials: send `Authorization: Bearer <token>`");
     }
-    const match = /^Bearer +(\S+) *$/i.exec(authorization);
-    if (!match) return refuse("unauthorized", "The Authorization header must have the form `Bearer <token>`");
-    const caller = identify(match[1]!);
-    if (!caller) return refuse("unauthorized", "The bearer token is not accepted by this worker");
+    let caller = accepted.get(authorization);
+    if (caller === undefined) {
+      const match = /^Bearer +(\S+) *$/i.exec(authorization);
+      if (!match) return refuse("unauthorized", "The Authorization header must have the form `Bearer <token>`");
+      caller = identify(match[1]!);
+      if (!caller) return refuse("unauthorized", "The bearer token is not accepted by this worker");
+      if (accepted.size < acceptedMax) accepted.set(authorization, caller);
+    }
     if (scope === "operator" && caller.tenantId !== undefined) {
       return refuse("forbidden", "A tenant key cannot use the operator route; use the tenant route /api/v1/tenant/stations/<stationId>/execution/browser");
     }

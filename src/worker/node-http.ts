@@ -8,11 +8,27 @@ import type { IncomingCall } from "./incoming.js";
  * listening and pauses the stream (dropping what came): the worker answers
  * 413 and closes the connection instead of reading an unbounded body.
  */
-export function readNodeBody(request: IncomingMessage, limit: number, gate?: LargeBodyGate): Promise<BodyRead> {
+export async function readNodeBody(request: IncomingMessage, limit: number, gate?: LargeBodyGate): Promise<BodyRead> {
+  // Node's parser pushes a body that came with the headers right after the
+  // `request` event: one microtask later it is complete and buffered, and is
+  // taken in one synchronous read instead of through `data` and `end` events.
+  await undefined;
+  const size = request.readableLength;
+  if (request.complete && !request.readableFlowing && !request.destroyed && size <= limit && size <= (gate?.threshold ?? limit)) {
+    const bytes = (request.read() as Buffer | null) ?? Buffer.alloc(0);
+    if (bytes.byteLength === size && request.readableLength === 0) return { ok: true, bytes };
+    // Not what the buffer said (never seen): read the rest as it comes.
+    return readNodeBodyEvents(request, limit, gate, bytes);
+  }
+  return readNodeBodyEvents(request, limit, gate);
+}
+
+/** {@link readNodeBody} through the stream's events, after `first` (bytes read already). */
+function readNodeBodyEvents(request: IncomingMessage, limit: number, gate: LargeBodyGate | undefined, first?: Buffer): Promise<BodyRead> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    const chunks: Buffer[] = first && first.byteLength > 0 ? [first] : [];
     const stop = bodyMeter(limit, gate);
-    let size = 0;
+    let size = first?.byteLength ?? 0;
     const cleanup = () => {
       request.off("data", onData);
       request.off("end", onEnd);

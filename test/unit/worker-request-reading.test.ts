@@ -32,15 +32,21 @@ describe("callFromNode", () => {
     server = undefined;
   });
 
-  /** Sends `raw` as the request bytes and returns the call the worker would read, with its body. */
-  async function readRaw(raw: string): Promise<{ call: IncomingCall; body: string }> {
+  /**
+   * Sends `raw` as the request bytes (and `later`, once the worker has the
+   * request's head) and returns the call the worker would read, with its body.
+   */
+  async function readRaw(raw: string, later?: string, limit = 1024): Promise<{ call: IncomingCall; body: string }> {
+    let arrived!: () => void;
+    const headSeen = new Promise<void>((resolve) => (arrived = resolve));
     const seen = new Promise<{ call: IncomingCall; body: string }>((resolve, reject) => {
       server = createServer((request, response) => {
         const call = callFromNode(request, response);
+        arrived();
         call
-          .readBody(1024)
+          .readBody(limit)
           .then((read) => {
-            resolve({ call, body: read.ok ? new TextDecoder().decode(read.bytes) : "(not read)" });
+            resolve({ call, body: read.ok ? new TextDecoder().decode(read.bytes) : `(not read: ${read.reason}, at least ${read.receivedAtLeast})` });
             response.end();
           })
           .catch(reject);
@@ -49,9 +55,31 @@ describe("callFromNode", () => {
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const socket = connect((server!.address() as AddressInfo).port, "127.0.0.1");
     socket.on("error", () => undefined);
-    socket.end(raw);
+    if (later === undefined) socket.end(raw);
+    else {
+      socket.write(raw);
+      await headSeen;
+      socket.end(later);
+    }
     return seen;
   }
+
+  const head = (length: number) =>
+    ["POST /api/v1/stations/local/execution/browser HTTP/1.1", "Host: 127.0.0.1", "Content-Type: application/json", `Content-Length: ${length}`, "Connection: close", "", ""].join("\r\n");
+
+  it("reads a body that comes after the head, and one that came with it", async () => {
+    const body = '{"method":"list","pad":"' + "x".repeat(200) + '"}';
+    expect((await readRaw(head(body.length), body)).body).toBe(body);
+    await new Promise((resolve) => server?.close(resolve));
+    expect((await readRaw(head(body.length) + body)).body).toBe(body);
+  });
+
+  it("stops at the limit whether the body came with the head or after it", async () => {
+    const body = "y".repeat(600);
+    expect((await readRaw(head(body.length) + body, undefined, 512)).body).toMatch(/^\(not read: too_large, at least \d+\)$/);
+    await new Promise((resolve) => server?.close(resolve));
+    expect((await readRaw(head(body.length), body, 512)).body).toMatch(/^\(not read: too_large, at least \d+\)$/);
+  });
 
   it("reads headers by lower-case name, whatever their case, the first of a repeated one, and the path without its query", async () => {
     const body = '{"method":"list"}';

@@ -18,13 +18,24 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { BrowserUseClient } from "../src/client/index.js";
 import { BrowserSessionManager } from "../src/lifecycle/manager.js";
-import type { BrowserCommandInput } from "../src/protocol/commands.js";
+import type { BrowserHandle } from "../src/protocol/adapter.js";
+import { isObservationCommand } from "../src/protocol/command-ops.js";
+import type { BrowserCommand, BrowserCommandInput } from "../src/protocol/commands.js";
+import type { CommandResult } from "../src/protocol/results.js";
 import { createBrowserWorker } from "../src/worker/index.js";
 import { FakeAdapter } from "../test/helpers/fake-adapter.js";
 import { formCommand } from "./form-actions.js";
 
+/** The test adapter, with the fields every action result carries now (the client checks each result against the protocol). */
+class ProbeAdapter extends FakeAdapter {
+  override async execute<Command extends BrowserCommand | BrowserCommandInput>(handle: BrowserHandle, command: Command, signal?: AbortSignal): Promise<CommandResult<Command["op"]>> {
+    const result = await super.execute(handle, command, signal);
+    return (isObservationCommand(command) ? result : { navigated: false, newPages: [], ...result }) as CommandResult<Command["op"]>;
+  }
+}
+
 const calls = Number(process.argv[2] ?? 250);
-const manager = new BrowserSessionManager(new FakeAdapter(), 4);
+const manager = new BrowserSessionManager(new ProbeAdapter(), 4);
 const token = "probe-operator-token-".padEnd(40, "x");
 const tenantKey = "probe-tenant-key-".padEnd(40, "k");
 const worker = createBrowserWorker({ manager, token, tenants: { [tenantKey]: "probe" }, stationId: "local" });

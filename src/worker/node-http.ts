@@ -8,11 +8,27 @@ import type { IncomingCall } from "./incoming.js";
  * listening and pauses the stream (dropping what came): the worker answers
  * 413 and closes the connection instead of reading an unbounded body.
  */
-export function readNodeBody(request: IncomingMessage, limit: number, gate?: LargeBodyGate): Promise<BodyRead> {
+export async function readNodeBody(request: IncomingMessage, limit: number, gate?: LargeBodyGate): Promise<BodyRead> {
+  // Node's parser pushes a body that came with the headers right after the
+  // `request` event: one microtask later it is complete and buffered, and is
+  // taken in one synchronous read instead of through `data` and `end` events.
+  await undefined;
+  const size = request.readableLength;
+  if (request.complete && !request.readableFlowing && !request.destroyed && size <= limit && size <= (gate?.threshold ?? limit)) {
+    const bytes = (request.read() as Buffer | null) ?? Buffer.alloc(0);
+    if (bytes.byteLength === size && request.readableLength === 0) return { ok: true, bytes };
+    // Not what the buffer said (never seen): read the rest as it comes.
+    return readNodeBodyEvents(request, limit, gate, bytes);
+  }
+  return readNodeBodyEvents(request, limit, gate);
+}
+
+/** {@link readNodeBody} through the stream's events, after `first` (bytes read already). */
+function readNodeBodyEvents(request: IncomingMessage, limit: number, gate: LargeBodyGate | undefined, first?: Buffer): Promise<BodyRead> {
   return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
+    const chunks: Buffer[] = first && first.byteLength > 0 ? [first] : [];
     const stop = bodyMeter(limit, gate);
-    let size = 0;
+    let size = first?.byteLength ?? 0;
     const cleanup = () => {
       request.off("data", onData);
       request.off("end", onEnd);
@@ -47,25 +63,62 @@ export function readNodeBody(request: IncomingMessage, limit: number, gate?: Lar
   });
 }
 
+/**
+ * A Node request as the worker reads it; `signal` aborts when the client
+ * disconnects before the answer is sent. One object per request, with its
+ * methods on the prototype: nothing more is built per request than the
+ * abort controller and one `close` listener.
+ */
+class NodeCall implements IncomingCall {
+  readonly method: string;
+  readonly pathname: string;
+  readonly signal: AbortSignal;
+  readonly #search: string;
+
+  constructor(
+    private readonly request: IncomingMessage,
+    response: ServerResponse,
+  ) {
+    const controller = new AbortController();
+    response.on("close", () => {
+      if (!response.writableFinished) controller.abort();
+    });
+    this.method = request.method ?? "GET";
+    const url = request.url ?? "/";
+    const query = url.indexOf("?");
+    this.pathname = query < 0 ? url : url.slice(0, query);
+    this.#search = query < 0 ? "" : url.slice(query + 1);
+    this.signal = controller.signal;
+  }
+
+  /** The query's parameters, parsed when asked for (only the live view routes read them). */
+  get query(): URLSearchParams {
+    return new URLSearchParams(this.#search);
+  }
+
+  /**
+   * The first value of a header, read from `rawHeaders` (the worker asks for
+   * three headers; `request.headers` would build an object of all of them).
+   * Node keeps the first value of a repeated `authorization`, `content-type`
+   * or `content-length` too.
+   */
+  header(name: string): string | undefined {
+    const raw = this.request.rawHeaders;
+    for (let index = 0; index < raw.length; index += 2) {
+      const key = raw[index]!;
+      if (key.length === name.length && key.toLowerCase() === name) return raw[index + 1];
+    }
+    return undefined;
+  }
+
+  readBody(limit: number, gate?: LargeBodyGate): Promise<BodyRead> {
+    return readNodeBody(this.request, limit, gate);
+  }
+}
+
 /** A Node request as the worker reads it; `signal` aborts when the client disconnects before the answer is sent. */
 export function callFromNode(request: IncomingMessage, response: ServerResponse): IncomingCall {
-  const controller = new AbortController();
-  response.on("close", () => {
-    if (!response.writableFinished) controller.abort();
-  });
-  const header = (name: string) => {
-    const value = request.headers[name];
-    return Array.isArray(value) ? value.join(", ") : value;
-  };
-  const [pathname, search = ""] = (request.url ?? "/").split("?", 2) as [string, string?];
-  return {
-    method: request.method ?? "GET",
-    pathname,
-    query: new URLSearchParams(search),
-    header,
-    readBody: (limit, gate) => readNodeBody(request, limit, gate),
-    signal: controller.signal,
-  };
+  return new NodeCall(request, response);
 }
 
 /** Sends an answer, closing the connection after it when the request body was left unread. */

@@ -1,3 +1,5 @@
+import { workerRoute } from "../protocol/wire.js";
+
 /** Which of the two routes a request came in on. */
 export type RouteScope = "operator" | "tenant";
 
@@ -28,4 +30,16 @@ export function matchRoute(pathname: string, stationId: string): RouteScope | un
   if (matches(segments, operatorShape, stationId)) return "operator";
   if (matches(segments, tenantShape, stationId)) return "tenant";
   return undefined;
+}
+
+/**
+ * {@link matchRoute} for one station, with its two routes as clients send
+ * them (`workerRoute`) compared first: the usual request costs one string
+ * comparison; any other spelling (encoded differently) goes through
+ * {@link matchRoute}.
+ */
+export function routeMatcher(stationId: string): (pathname: string) => RouteScope | undefined {
+  const tenant = workerRoute(stationId, "tenant");
+  const operator = workerRoute(stationId, "operator");
+  return (pathname) => (pathname === tenant ? "tenant" : pathname === operator ? "operator" : matchRoute(pathname, stationId));
 }

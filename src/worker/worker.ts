@@ -11,7 +11,7 @@ import { createViewTokens } from "./view-token.js";
 import type { IncomingCall } from "./incoming.js";
 import { callFromNode, sendNodeAnswer } from "./node-http.js";
 import { resolveBrowserWorkerOptions, type BrowserWorkerOptions } from "./options.js";
-import { matchRoute } from "./routes.js";
+import { routeMatcher } from "./routes.js";
 import { TenantScope } from "./tenant-scope.js";
 
 /** A running worker: one HTTP handler in two forms, plus draining and shutdown. */
@@ -71,6 +71,7 @@ function describeRequest(request: WorkerRequest): string {
 export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorker {
   const resolved = resolveBrowserWorkerOptions(options);
   const { manager, stationId, maxRequestBytes, maxResponseBytes } = resolved;
+  const matchRoute = routeMatcher(stationId);
   const authenticate = createAuthenticator(resolved.token, resolved.tenants, resolved.tenantId);
   const secrets = [resolved.token, ...resolved.tenants.map((tenant) => tenant.key)];
   const redact = (text: string) => secrets.reduce((clean, secret) => clean.split(secret).join("[redacted]"), text);
@@ -103,7 +104,7 @@ export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorke
       if (closing) return unread(errorAnswer("draining", "This worker is shutting down and takes no more requests"));
       return live(call);
     }
-    const routeScope = matchRoute(call.pathname, stationId);
+    const routeScope = matchRoute(call.pathname);
     if (!routeScope) {
       return unread(errorAnswer("not_found", "No route at this path (a wrong station id?); routes are POST /api/v1/stations/:stationId/execution/browser and POST /api/v1/tenant/stations/:stationId/execution/browser"));
     }

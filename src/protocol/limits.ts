@@ -147,6 +147,22 @@ export const limits = {
     controlTtlDefaultMs: 30_000,
     maxSessionsMax: 256,
   },
+  /** The CDP client (src/cdp/): the standard WebSocket to a browser's DevTools endpoint. */
+  cdp: {
+    /**
+     * Largest incoming CDP message (UTF-8 bytes): default and ceiling. A larger
+     * one closes the connection and fails every pending call; it is never
+     * buffered past the limit where the socket can refuse it first (`ws`).
+     */
+    messageBytesDefault: 64 * MiB,
+    messageBytesMax: 256 * MiB,
+    /** Time limit of one CDP call when the caller sets none, and the ceiling of any (ms). */
+    callTimeoutDefaultMs: 30_000,
+    callTimeoutMaxMs: 10 * 60_000,
+    /** Time limit of opening the WebSocket: default and ceiling (ms). */
+    connectTimeoutDefaultMs: 30_000,
+    connectTimeoutMaxMs: 120_000,
+  },
   recording: {
     frameIntervalMs: 5_000,
     framesPerRecording: 120,

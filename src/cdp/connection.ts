@@ -284,6 +284,8 @@ export async function connectCdp(url: string, options: CdpConnectOptions = {}): 
     const timer = setTimeout(() => settle(new TimeoutError(`the CDP connection to ${where} did not open within ${resolved.connectTimeoutMs} ms`)), resolved.connectTimeoutMs);
     options.signal?.addEventListener("abort", onAbort, { once: true });
     socket.addEventListener("open", () => settle(undefined));
+    // A factory may hand over a socket that is open already.
+    if (socket.readyState === socketOpen) settle(undefined);
     socket.addEventListener("error", (event) => (error = event.error ?? event.message));
     socket.addEventListener("close", (event) =>
       settle(new SessionClosedError(`the CDP connection to ${where} closed before it opened (code ${event.code})`, { cause: error })),

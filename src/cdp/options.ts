@@ -1,7 +1,7 @@
 /** Options of {@link connectCdp}, validated at the boundary with their defaults in one table. */
 import * as v from "valibot";
 import { integerIn } from "../protocol/fields.js";
-import { limits } from "../protocol/limits.js";
+import { cdpLimits } from "../protocol/limits.js";
 import { parseWith } from "../protocol/parse.js";
 import { standardWebSocket, type CdpWebSocketFactory } from "./websocket.js";
 
@@ -55,9 +55,9 @@ const UrlSchema = v.custom<string>(
 
 const OptionsSchema = v.strictObject({
   webSocket: functionOption("a function that makes a WebSocket"),
-  maxMessageBytes: v.optional(integerIn(1024, limits.cdp.messageBytesMax)),
-  callTimeoutMs: v.optional(integerIn(1, limits.cdp.callTimeoutMaxMs)),
-  connectTimeoutMs: v.optional(integerIn(1, limits.cdp.connectTimeoutMaxMs)),
+  maxMessageBytes: v.optional(integerIn(1024, cdpLimits.messageBytesMax)),
+  callTimeoutMs: v.optional(integerIn(1, cdpLimits.callTimeoutMaxMs)),
+  connectTimeoutMs: v.optional(integerIn(1, cdpLimits.connectTimeoutMaxMs)),
   signal: v.optional(v.custom<AbortSignal>((value) => typeof (value as AbortSignal | null)?.aborted === "boolean", "expected an AbortSignal")),
   onListenerError: functionOption("a function"),
 });
@@ -73,10 +73,10 @@ export function resolveCdpOptions(url: unknown, options: CdpConnectOptions): Res
   const parsed = parseWith(OptionsSchema, options, "options");
   return {
     webSocket: (parsed.webSocket as CdpWebSocketFactory | undefined) ?? standardWebSocket(),
-    maxMessageBytes: parsed.maxMessageBytes ?? limits.cdp.messageBytesDefault,
-    callTimeoutMs: parsed.callTimeoutMs ?? limits.cdp.callTimeoutDefaultMs,
-    callTimeoutMaxMs: limits.cdp.callTimeoutMaxMs,
-    connectTimeoutMs: parsed.connectTimeoutMs ?? limits.cdp.connectTimeoutDefaultMs,
+    maxMessageBytes: parsed.maxMessageBytes ?? cdpLimits.messageBytesDefault,
+    callTimeoutMs: parsed.callTimeoutMs ?? cdpLimits.callTimeoutDefaultMs,
+    callTimeoutMaxMs: cdpLimits.callTimeoutMaxMs,
+    connectTimeoutMs: parsed.connectTimeoutMs ?? cdpLimits.connectTimeoutDefaultMs,
     onListenerError: (parsed.onListenerError as ResolvedCdpOptions["onListenerError"] | undefined) ?? rethrow,
   };
 }

@@ -147,22 +147,6 @@ export const limits = {
     controlTtlDefaultMs: 30_000,
     maxSessionsMax: 256,
   },
-  /** The CDP client (src/cdp/): the standard WebSocket to a browser's DevTools endpoint. */
-  cdp: {
-    /**
-     * Largest incoming CDP message (UTF-8 bytes): default and ceiling. A larger
-     * one closes the connection and fails every pending call; it is never
-     * buffered past the limit where the socket can refuse it first (`ws`).
-     */
-    messageBytesDefault: 64 * MiB,
-    messageBytesMax: 256 * MiB,
-    /** Time limit of one CDP call when the caller sets none, and the ceiling of any (ms). */
-    callTimeoutDefaultMs: 30_000,
-    callTimeoutMaxMs: 10 * 60_000,
-    /** Time limit of opening the WebSocket: default and ceiling (ms). */
-    connectTimeoutDefaultMs: 30_000,
-    connectTimeoutMaxMs: 120_000,
-  },
   recording: {
     frameIntervalMs: 5_000,
     framesPerRecording: 120,
@@ -170,4 +154,28 @@ export const limits = {
     bytesPerManager: 64 * MiB,
     ttlDefaultMs: 7 * 24 * 60 * 60_000,
   },
+} as const;
+
+/**
+ * Limits of the CDP client (src/cdp/), the standard WebSocket to a browser's
+ * DevTools endpoint. Apart from {@link limits}, and in plain literals
+ * (esbuild keeps a table with arithmetic in it, used or not), so that entries
+ * that never speak CDP (`/agent`) do not carry it.
+ */
+export const cdpLimits = {
+  /**
+   * Largest incoming CDP message (UTF-8 bytes): default and ceiling. A larger
+   * one closes the connection and fails every pending call; it is never
+   * buffered past the limit where the socket can refuse it first (`ws`).
+   */
+  /** 64 MiB. */
+  messageBytesDefault: 67_108_864,
+  /** 256 MiB. */
+  messageBytesMax: 268_435_456,
+  /** Time limit of one CDP call when the caller sets none, and the ceiling of any (ms). */
+  callTimeoutDefaultMs: 30_000,
+  callTimeoutMaxMs: 600_000,
+  /** Time limit of opening the WebSocket: default and ceiling (ms). */
+  connectTimeoutDefaultMs: 30_000,
+  connectTimeoutMaxMs: 120_000,
 } as const;

@@ -71,6 +71,21 @@ describe("CDP client against Chromium", () => {
     expect(onOther).toEqual([]);
   });
 
+  it("reports a listener that throws to onListenerError and keeps handing the event to the others", async () => {
+    const thrown: Array<[unknown, string]> = [];
+    const connection = await connectOverWs(chromium.wsUrl, { onListenerError: (error, event) => thrown.push([error, event]) });
+    connections.push(connection);
+    const { page } = await openPage(connection);
+    const failing = new Error("listener bug");
+    page.on("Page.frameNavigated", () => {
+      throw failing;
+    });
+    const after = page.waitForEvent("Page.frameNavigated");
+    await navigate(page, server.url("/index.html"));
+    expect((await after).frame.url).toBe(server.url("/index.html"));
+    expect(thrown).toEqual([[failing, "Page.frameNavigated"]]);
+  });
+
   it("attaches a flattened child session for an out-of-process iframe (site isolation) and ends it when the frame goes", async () => {
     const connection = await connect();
     const { page } = await openPage(connection);

@@ -232,7 +232,8 @@ export class CdpConnection {
     this.browser.end(end);
     if (this.#socket.readyState <= socketOpen) {
       try {
-        this.#socket.close(end.tooLarge ? closeCodeTooBig : 1000);
+        // 1000: the standard WebSocket refuses any other code below 3000 (1009 among them).
+        this.#socket.close(1000);
       } catch {
         // Already closing.
       }

@@ -6,7 +6,7 @@
  * error fails every pending call, naming its method, and later calls refuse
  * at once.
  */
-import { SessionClosedError, TimeoutError, ValidationError } from "../errors.js";
+import { ActionFailedError, SessionClosedError, TimeoutError, ValidationError } from "../errors.js";
 import { sanitizeUrl } from "../protocol/url-policy.js";
 import { CdpProtocolError, cancelledError, cutOffError, deadlineError, notSentError, type CdpEnd } from "./call-errors.js";
 import { resolveCdpOptions, type CdpConnectOptions, type ResolvedCdpOptions } from "./options.js";
@@ -257,7 +257,8 @@ export class CdpConnection {
 export async function connectCdp(url: string, options: CdpConnectOptions = {}): Promise<CdpConnection> {
   const resolved = resolveCdpOptions(url, options);
   const where = sanitizeUrl(url);
-  if (options.signal?.aborted) throw cancelledError(`connect to ${where}`, undefined, false, options.signal.reason);
+  const cancelled = (reason: unknown) => new ActionFailedError(`the CDP connection to ${where} was cancelled before it opened`, { cause: reason });
+  if (options.signal?.aborted) throw cancelled(options.signal.reason);
   let socket: CdpWebSocket;
   try {
     socket = resolved.webSocket(url, { maxMessageBytes: resolved.maxMessageBytes });
@@ -281,7 +282,7 @@ export async function connectCdp(url: string, options: CdpConnectOptions = {}): 
       }
       reject(outcome);
     };
-    const onAbort = () => settle(cancelledError(`connect to ${where}`, undefined, false, options.signal?.reason));
+    const onAbort = () => settle(cancelled(options.signal?.reason));
     const timer = setTimeout(() => settle(new TimeoutError(`the CDP connection to ${where} did not open within ${resolved.connectTimeoutMs} ms`)), resolved.connectTimeoutMs);
     options.signal?.addEventListener("abort", onAbort, { once: true });
     socket.addEventListener("open", () => settle(undefined));

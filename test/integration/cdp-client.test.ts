@@ -52,6 +52,20 @@ describe("CDP client against Chromium", () => {
     expect(await evaluate(page, "location.origin")).toBe(server.origin);
   });
 
+  it("detaches a session on request: the target keeps running, the session refuses calls", async () => {
+    const connection = await connect();
+    const { page, targetId } = await openPage(connection);
+    const detached = connection.browser.waitForEvent("Target.detachedFromTarget", { predicate: ({ sessionId }) => sessionId === page.id });
+    await page.detach();
+    await detached;
+    expect(page.ended?.reason).toMatch(/detached/);
+    expect(isSessionClosedError(await page.send("Page.enable").catch((error: unknown) => error))).toBe(true);
+    const { targetInfos } = await connection.browser.send("Target.getTargets");
+    expect(targetInfos.some((info) => info.targetId === targetId)).toBe(true);
+    const again = await connection.attach(targetId);
+    expect(await evaluate(again, "1 + 2")).toBe(3);
+  });
+
   it("hands events to subscribers per session until they unsubscribe", async () => {
     const connection = await connect();
     const { page } = await openPage(connection);

@@ -111,6 +111,17 @@ describe("CDP connection (scripted socket)", () => {
     expect((await next).product).toBe("Chrome/2");
   });
 
+  it("cancels the opening through its signal and closes the socket it made", async () => {
+    const socket = new ScriptedSocket();
+    const controller = new AbortController();
+    const connecting = failure(connectCdp("ws://127.0.0.1:9/devtools/browser/x?apiKey=sk-hidden-123456", { webSocket: () => socket, signal: controller.signal }));
+    controller.abort();
+    const error = await connecting;
+    expect(String(error)).toContain("the CDP connection to ws://127.0.0.1:9/devtools/browser/x was cancelled before it opened");
+    expect(String(error)).not.toContain("sk-hidden");
+    expect(socket.closeCodes).toEqual([undefined]);
+  });
+
   it("refuses a call at once after the peer closed, and fails a wait for an event", async () => {
     const { socket, connection } = await scripted();
     const waiting = failure(connection.browser.waitForEvent("Target.targetCreated"));

@@ -4,7 +4,8 @@
  * (made from `Target.attachedToTarget`, ended by `Target.detachedFromTarget`),
  * the bound on incoming messages, and disconnect detection: a close or an
  * error fails every pending call, naming its method, and later calls refuse
- * at once.
+ * at once; a crashed target (`Inspector.targetCrashed`) fails its session's
+ * pending calls, which Chromium would never answer.
  */
 import { ActionFailedError, SessionClosedError, TimeoutError, ValidationError } from "../errors.js";
 import { sanitizeUrl } from "../protocol/url-policy.js";
@@ -205,6 +206,12 @@ export class CdpConnection {
       if (this.#sessions.has(sessionId)) return;
       const session = new CdpSession(this.#link, { id: sessionId, targetInfo: targetInfo as TargetInfo, parent, waitingForDebugger: waitingForDebugger === true });
       this.#sessions.set(sessionId, session);
+    } else if (method === "Inspector.targetCrashed") {
+      // Chromium never answers what a crashed renderer had pending; the session stays (the target can load again).
+      const end = { reason: `the target of CDP session ${parent.id} crashed` };
+      for (const pending of [...this.#pending.values()]) {
+        if (pending.sessionId === parent.id) pending.reject(cutOffError(pending.method, pending.sessionId, end));
+      }
     } else if (method === "Target.detachedFromTarget") {
       const { sessionId } = params as CdpEvents["Target.detachedFromTarget"];
       const session = this.#sessions.get(sessionId);

@@ -82,6 +82,8 @@ export interface CdpCommands {
   };
   "Page.getFrameTree": { params: Empty; result: { frameTree: FrameTree } };
   "Page.setLifecycleEventsEnabled": { params: { enabled: boolean }; result: Empty };
+  "Page.reload": { params: { ignoreCache?: boolean }; result: Empty };
+  "Page.crash": { params: Empty; result: Empty };
   "Runtime.enable": { params: Empty; result: Empty };
   "Runtime.runIfWaitingForDebugger": { params: Empty; result: Empty };
   "Runtime.evaluate": {
@@ -112,6 +114,7 @@ export interface CdpEvents {
   "Target.targetDestroyed": { targetId: string };
   "Target.targetCrashed": { targetId: string; status: string; errorCode: number };
   "Inspector.detached": { reason: string };
+  "Inspector.targetCrashed": Record<string, never>;
   "Page.loadEventFired": { timestamp: number };
   "Page.domContentEventFired": { timestamp: number };
   "Page.frameNavigated": { frame: Frame; type?: string };

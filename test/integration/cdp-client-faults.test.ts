@@ -142,6 +142,25 @@ describe("CDP client failures", () => {
     }
   });
 
+  it("fails the pending calls of a page whose renderer crashed, which Chromium never answers; the page loads again", async () => {
+    const connection = await connect();
+    const { page } = await openPage(connection);
+    const crashed = page.waitForEvent("Inspector.targetCrashed");
+    const pending = failure(page.send("Runtime.evaluate", { expression: neverSettles, awaitPromise: true }));
+    const crash = failure(page.send("Page.crash"));
+    await crashed;
+    for (const [error, method] of [[await pending, "Runtime.evaluate"], [await crash, "Page.crash"]] as const) {
+      expect(isOutcomeUnknownError(error)).toBe(true);
+      expect(String(error)).toContain(`CDP ${method} (session ${page.id}) got no answer: the target of CDP session ${page.id} crashed`);
+      expect(mayHaveRun(error)).toBe(true);
+    }
+    expect(page.ended).toBeUndefined();
+    const loaded = page.waitForEvent("Page.loadEventFired");
+    await page.send("Page.reload");
+    await loaded;
+    expect(await evaluate(page, "2 + 2")).toBe(4);
+  });
+
   it("refuses bad input naming the field, and never shows a URL's query", async () => {
     const secret = "sk-cdp-url-secret-0123456789";
     const badUrl = await failure(connectCdp(`https://connect.example.com/?apiKey=${secret}`, { webSocket: () => undefined as never }));

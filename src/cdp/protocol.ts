@@ -114,7 +114,8 @@ export interface CdpEvents {
   "Target.targetDestroyed": { targetId: string };
   "Target.targetCrashed": { targetId: string; status: string; errorCode: number };
   "Inspector.detached": { reason: string };
-  "Inspector.targetCrashed": Record<string, never>;
+  /** No params (listeners get `{}`). */
+  "Inspector.targetCrashed": void;
   "Page.loadEventFired": { timestamp: number };
   "Page.domContentEventFired": { timestamp: number };
   "Page.frameNavigated": { frame: Frame; type?: string };

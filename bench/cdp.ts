@@ -2,7 +2,7 @@
  * CDP messages per action (issue 11 "Benchmarks"): raw playwright-core
  * against the engine (`PlaywrightBrowserAdapter`, default options), each
  * driving its own headless Chromium through a WebSocket relay
- * (bench/cdp-relay.ts) that sees every CDP frame.
+ * (test/helpers/cdp-relay.ts) that sees every CDP frame.
  *
  * Setup. Each side gets a headless Chromium started with
  * `--remote-debugging-port=0`, `--no-sandbox` (as Playwright launches it by
@@ -54,7 +54,7 @@ import { PlaywrightBrowserAdapter, withPlaywright, type PlaywrightProvider } fro
 import type { BrowserProvider, ProviderSession } from "../src/providers/types.js";
 import type { BrowserCommandInput } from "../src/protocol/commands.js";
 import { startCdpChromium, type CdpChromium } from "../test/helpers/cdp-chromium.js";
-import { serialRoundTrips, startRelay, type Relay } from "./cdp-relay.js";
+import { serialRoundTrips, startRelay, type Relay } from "../test/helpers/cdp-relay.js";
 import { formCommand, rawFormAction } from "./form-actions.js";
 
 const rounds = positiveInteger(process.argv[2], 20, "rounds");

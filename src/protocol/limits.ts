@@ -226,3 +226,27 @@ export const liveViewServing = {
   /** Largest body of a live view control request (bytes). */
   controlBodyBytes: 4096,
 } as const;
+
+/**
+ * Limits of the CDP client (src/cdp/), the standard WebSocket to a browser's
+ * DevTools endpoint. Apart from {@link limits}, and in plain literals
+ * (esbuild keeps a table with arithmetic in it, used or not), so that entries
+ * that never speak CDP (`/agent`) do not carry it.
+ */
+export const cdpLimits = {
+  /**
+   * Largest incoming CDP message (UTF-8 bytes): default and ceiling. A larger
+   * one closes the connection and fails every pending call; it is never
+   * buffered past the limit where the socket can refuse it first (`ws`).
+   */
+  /** 64 MiB. */
+  messageBytesDefault: 67_108_864,
+  /** 256 MiB. */
+  messageBytesMax: 268_435_456,
+  /** Time limit of one CDP call when the caller sets none, and the ceiling of any (ms). */
+  callTimeoutDefaultMs: 30_000,
+  callTimeoutMaxMs: 600_000,
+  /** Time limit of opening the WebSocket: default and ceiling (ms). */
+  connectTimeoutDefaultMs: 30_000,
+  connectTimeoutMaxMs: 120_000,
+} as const;

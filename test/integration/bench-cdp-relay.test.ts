@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { chromium } from "playwright-core";
-import { bundledWebSocket, serialRoundTrips, startRelay, type Frame, type Relay, type Socket, type SocketServer } from "../../bench/cdp-relay.js";
+import { bundledWebSocket, serialRoundTrips, startRelay, type Frame, type Relay, type Socket, type SocketServer } from "../helpers/cdp-relay.js";
 import { startCdpChromium, type CdpChromium } from "../helpers/cdp-chromium.js";
 
 /**

@@ -24,6 +24,8 @@ export const denoPermissions = {
    * and reported as a plain provider error naming `--allow-env=DEBUG`.
    */
   "rest-without-debug": ({ ports }: PermissionContext) => [loopback(ports), "--allow-env=BROWSERBASE_CUSTOM_HEADERS"],
+  /** The CDP client (src/cdp/): the network, to the browser's DevTools port only. */
+  cdp: ({ ports }: PermissionContext) => [loopback(ports)],
   /**
    * station-browser-use/playwright: everything. playwright-core, as it loads,
    * reads the environment and the home directory and checks

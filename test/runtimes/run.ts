@@ -7,7 +7,11 @@
  * Deno and Bun also run the engine and the worker itself, and Deno the REST
  * halves once more without `--allow-env=DEBUG`; workerd also the
  * REST halves of Browserbase and Steel against a local stand-in, and the
- * refusal of the Node-only entries. Prints one line per runtime and check; exits
+ * refusal of the Node-only entries. Node 22, Deno, Bun and workerd also run the
+ * CDP client check (checks/cdp-check.mjs) against a real Chromium over their
+ * own WebSocket; src/cdp/ is not exported from the package yet, so that check
+ * imports a bundle of src/cdp/index.ts built here for a neutral platform.
+ * Prints one line per runtime and check; exits
  * 1 if any fails. Needs `npm run build` and `npm ci --prefix test/runtimes`.
  */
 import { spawn } from "node:child_process";
@@ -18,6 +22,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { build } from "esbuild";
+import { startCdpChromium } from "../helpers/cdp-chromium.js";
 import { startFixtureServer } from "../helpers/fixture-server.js";
 import { startProviderStandIn } from "./provider-stand-in.js";
 import { denoPermissions } from "./deno-permissions.js";
@@ -120,7 +125,22 @@ async function installTarball(scratch: string): Promise<string> {
   const installed = await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], { cwd: project });
   if (installed.code !== 0) throw new Error(`npm install of the tarball failed:\n${installed.stderr}`);
   await cp(join(suiteDir, "checks"), join(project, "checks"), { recursive: true });
+  await bundleCdpClient(project);
   return project;
+}
+
+/** src/cdp/ (no package entry yet) as one ESM file for a neutral platform, under the conditions a Worker bundler uses: what checks/cdp-check.mjs imports. */
+async function bundleCdpClient(project: string): Promise<void> {
+  await build({
+    entryPoints: [join(root, "src", "cdp", "index.ts")],
+    outfile: join(project, "cdp-client.bundle.mjs"),
+    bundle: true,
+    format: "esm",
+    platform: "neutral",
+    conditions: ["workerd", "worker", "browser"],
+    mainFields: ["browser", "module", "main"],
+    logLevel: "error",
+  });
 }
 
 /** Starts the worker inside Deno or Bun; resolves with its origin and a stop function. */
@@ -167,6 +187,7 @@ async function main(): Promise<number> {
   const chromium: string = findChromium();
   const scratch = await mkdtemp(join(tmpdir(), "station-runtimes-"));
   const fixtures = await startFixtureServer();
+  const cdpChromium = await startCdpChromium();
   const standIn = await startProviderStandIn({ browserbaseApiKey, steelApiKey });
   const { createBrowserWorker, createWorkerHttpServer } = await import(pathToFileURL(join(root, "dist", "worker.js")).href);
   const adapter = new PlaywrightBrowserAdapter({ provider: createLocalProvider({ executablePath: chromium, tempRootDir: join(scratch, "tmp-node") }) });
@@ -180,6 +201,7 @@ async function main(): Promise<number> {
     const refusedUrl = await closedPortUrl();
     const agentConfig = (baseUrl: string) => JSON.stringify({ baseUrl, stationId, apiKey, pageUrl: fixtures.url("/index.html"), refusedUrl });
     const script = (name: string) => join("checks", `${name}.mjs`);
+    const cdpConfig = JSON.stringify({ cdpUrl: cdpChromium.wsUrl, pageUrl: fixtures.url("/index.html") });
     const runtimeConfig = (name: string) => JSON.stringify({ chromium, pageUrl: fixtures.url("/index.html"), tempRootDir: join(scratch, `tmp-${name}`), token, apiKey, stationId });
 
     const standInPort = Number(new URL(standIn.origin).port);
@@ -193,6 +215,10 @@ async function main(): Promise<number> {
       const result = parseCheck(value);
       report(result.runtime ?? runtime.name, "agent", result, ms);
     }
+    // Node 22 has a global WebSocket (Node 20 has none: its host hands the CDP client one over `ws`).
+    const node22Cdp = await timed(() => run(bin("node"), [script("cdp-cli"), cdpConfig], { cwd: project }));
+    const node22Result = parseCheck(node22Cdp.value);
+    report(node22Result.runtime ?? "node 22", "cdp", node22Result, node22Cdp.ms);
 
     // Every subpath, imported and required from the installed tarball (Node 20, the project's own Node).
     const subpaths = await timed(() => run(process.execPath, [script("subpaths-cli"), "{}"], { cwd: project }));
@@ -219,6 +245,8 @@ async function main(): Promise<number> {
         const result = parseCheck(narrow.value);
         report(label, "nodebug", sent === 0 ? result : { ok: false, error: `the stand-in received ${sent} requests:\n${result.error ?? ""}` }, narrow.ms);
       }
+      const cdp = await timed(() => run(runtime.command, [...runtime.args("cdp", [cdpChromium.port]), cdpConfig], { cwd: project }));
+      report(label, "cdp", parseCheck(cdp.value), cdp.ms);
       const engine = await timed(() => run(runtime.command, [...runtime.args("engine", []), runtimeConfig(runtime.name)], { cwd: project }));
       report(label, "engine", parseCheck(engine.value), engine.ms);
       const worker = await timed(async () => {
@@ -239,7 +267,7 @@ async function main(): Promise<number> {
     const workerd = `workerd ${await workerdVersion()}`;
     const started = performance.now();
     try {
-      for (const [check, { result, ms }] of await runWorkerd(project, { agent: agentConfig(workerOrigin), rest: restConfig })) report(workerd, check, result, ms);
+      for (const [check, { result, ms }] of await runWorkerd(project, { agent: agentConfig(workerOrigin), rest: restConfig, cdp: cdpConfig })) report(workerd, check, result, ms);
     } catch (error) {
       // A bundle that does not build for workerd, or a runtime that does not start.
       report(workerd, "bundle", { ok: false, error: String((error as Error).stack ?? error) }, performance.now() - started);
@@ -248,6 +276,8 @@ async function main(): Promise<number> {
     await new Promise((resolve) => server.close(resolve));
     await manager.close();
     await standIn.close();
+    // Before the fixture server: its close waits for the connections Chromium keeps to it.
+    await cdpChromium.close();
     await fixtures.close();
     await rm(scratch, { recursive: true, force: true });
   }
@@ -270,7 +300,7 @@ interface MiniflareModule {
 }
 
 /** Bundles the checks for workerd (workerd condition, no nodejs_compat) and runs them in miniflare. */
-async function runWorkerd(project: string, config: { agent: string; rest: string }): Promise<[string, { result: CheckResult; ms: number }][]> {
+async function runWorkerd(project: string, config: { agent: string; rest: string; cdp: string }): Promise<[string, { result: CheckResult; ms: number }][]> {
   const { Miniflare } = (await import(pathToFileURL(join(suiteDir, "node_modules", "miniflare", "dist", "src", "index.js")).href)) as MiniflareModule;
   const startWorker = async (entry: string) => {
     const bundled = join(project, `${entry}.bundle.mjs`);
@@ -299,6 +329,7 @@ async function runWorkerd(project: string, config: { agent: string; rest: string
       ["rest", "/rest", config.rest],
       ["neutral", "/neutral", "{}"],
       ["refusal", "/refusal", "{}"],
+      ["cdp", "/cdp", config.cdp],
     ] as const) {
       const { value, ms } = await timed(() => worker.post(path, body));
       checks.push([check, { result: value, ms }]);

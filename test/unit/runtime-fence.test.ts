@@ -88,6 +88,15 @@ describe("runtime fence", () => {
     });
   }
 
+  it("src/cdp (the CDP client, no entry yet) bundles for a neutral platform without Node, Playwright or ws", async () => {
+    const { forbidden, code } = await bundle("src/cdp/index.ts");
+    expect(forbidden).toEqual([]);
+    expect(code).not.toMatch(/from\s*["']ws["']/);
+    expect(unguarded(code, "Buffer", /\bBuffer\s*\./g)).toEqual([]);
+    expect(unguarded(code, "process", /\bprocess\s*\.\s*(env|versions|platform|cwd|exit)\b/g)).toEqual([]);
+    expect(code).toContain("Target.attachToTarget");
+  });
+
   it("catches a Node import when one is present (the check itself works)", async () => {
     const { forbidden } = await bundle("src/providers/local/find-chromium.ts");
     expect(forbidden.some((path) => path.startsWith("node:fs"))).toBe(true);

@@ -1,12 +1,13 @@
 /**
  * The Worker that runs the checks inside workerd (bundled with the workerd
- * condition, no nodejs_compat). `POST /agent`, `/rest`, `/neutral` and `/refusal` take
+ * condition, no nodejs_compat). `POST /agent`, `/rest`, `/neutral`, `/refusal` and `/cdp` take
  * the JSON config and answer `{ ok, ... }`.
  */
 import { runAgentCheck } from "./agent-check.mjs";
+import { runCdpCheck } from "./cdp-check.mjs";
 import { runNeutralCheck, runRefusalCheck, runRestCheck } from "./rest-check.mjs";
 
-const checks = { "/agent": runAgentCheck, "/rest": runRestCheck, "/neutral": runNeutralCheck, "/refusal": runRefusalCheck };
+const checks = { "/agent": runAgentCheck, "/rest": runRestCheck, "/neutral": runNeutralCheck, "/refusal": runRefusalCheck, "/cdp": runCdpCheck };
 
 export default {
   async fetch(request) {

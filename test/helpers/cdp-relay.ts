@@ -1,6 +1,6 @@
 /**
- * A WebSocket relay between a CDP client (Playwright's `connectOverCDP`) and
- * one Chromium's browser endpoint, for bench/cdp.ts. It forwards every frame
+ * A WebSocket relay between a CDP client (Playwright's `connectOverCDP`, or src/cdp) and
+ * one Chromium's browser endpoint, for bench/cdp.ts and the round-trip tests. It forwards every frame
  * unchanged, logs each one as the client sees it (a command when the client
  * sends it, a reply or event when it is handed to the client), and can hold
  * each frame back by a fixed delay per direction, keeping the order.

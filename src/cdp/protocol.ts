@@ -1,0 +1,133 @@
+/**
+ * The part of the Chrome DevTools Protocol the CDP client is typed for,
+ * written by hand (the `devtools-protocol` package is not a dependency):
+ * each command's parameters and result, and each event's parameters. A
+ * method missing here is added when code first sends it; names and fields
+ * are the protocol's own (https://chromedevtools.github.io/devtools-protocol/).
+ */
+
+/** `Target.TargetInfo`. */
+export interface TargetInfo {
+  targetId: string;
+  /** `page`, `iframe`, `worker`, `service_worker`, `browser`, … */
+  type: string;
+  title: string;
+  url: string;
+  attached: boolean;
+  /** The target that opened this one (a popup's opener page). */
+  openerId?: string;
+  canAccessOpener?: boolean;
+  openerFrameId?: string;
+  browserContextId?: string;
+  subtype?: string;
+}
+
+/** `Runtime.RemoteObject` (the fields the client reads). */
+export interface RemoteObject {
+  type: string;
+  subtype?: string;
+  className?: string;
+  value?: unknown;
+  unserializableValue?: string;
+  description?: string;
+  objectId?: string;
+}
+
+/** `Runtime.ExceptionDetails` (the fields the client reads). */
+export interface ExceptionDetails {
+  exceptionId: number;
+  text: string;
+  lineNumber: number;
+  columnNumber: number;
+  exception?: RemoteObject;
+}
+
+/** `Page.Frame` (the fields the client reads). */
+export interface Frame {
+  id: string;
+  parentId?: string;
+  loaderId: string;
+  url: string;
+  securityOrigin?: string;
+}
+
+type Empty = Record<string, never>;
+
+/** Every typed command: method → `{ params, result }`. */
+export interface CdpCommands {
+  "Browser.getVersion": {
+    params: Empty;
+    result: { protocolVersion: string; product: string; revision: string; userAgent: string; jsVersion: string };
+  };
+  "Browser.close": { params: Empty; result: Empty };
+  "Target.getTargets": { params: Empty; result: { targetInfos: TargetInfo[] } };
+  "Target.createTarget": {
+    params: { url: string; browserContextId?: string; newWindow?: boolean; background?: boolean };
+    result: { targetId: string };
+  };
+  "Target.closeTarget": { params: { targetId: string }; result: { success?: boolean } };
+  "Target.attachToTarget": { params: { targetId: string; flatten: true }; result: { sessionId: string } };
+  "Target.detachFromTarget": { params: { sessionId: string }; result: Empty };
+  "Target.setAutoAttach": {
+    params: { autoAttach: boolean; waitForDebuggerOnStart: boolean; flatten: true; filter?: Array<{ type?: string; exclude?: boolean }> };
+    result: Empty;
+  };
+  "Target.setDiscoverTargets": { params: { discover: boolean }; result: Empty };
+  "Target.createBrowserContext": { params: { disposeOnDetach?: boolean }; result: { browserContextId: string } };
+  "Target.disposeBrowserContext": { params: { browserContextId: string }; result: Empty };
+  "Page.enable": { params: Empty; result: Empty };
+  "Page.navigate": {
+    params: { url: string; referrer?: string; frameId?: string };
+    result: { frameId: string; loaderId?: string; errorText?: string };
+  };
+  "Page.getFrameTree": { params: Empty; result: { frameTree: FrameTree } };
+  "Page.setLifecycleEventsEnabled": { params: { enabled: boolean }; result: Empty };
+  "Page.reload": { params: { ignoreCache?: boolean }; result: Empty };
+  "Page.crash": { params: Empty; result: Empty };
+  "Runtime.enable": { params: Empty; result: Empty };
+  "Runtime.runIfWaitingForDebugger": { params: Empty; result: Empty };
+  "Runtime.evaluate": {
+    params: {
+      expression: string;
+      returnByValue?: boolean;
+      awaitPromise?: boolean;
+      userGesture?: boolean;
+      contextId?: number;
+      timeout?: number;
+    };
+    result: { result: RemoteObject; exceptionDetails?: ExceptionDetails };
+  };
+}
+
+/** `Page.FrameTree`. */
+export interface FrameTree {
+  frame: Frame;
+  childFrames?: FrameTree[];
+}
+
+/** Every typed event: method → params. */
+export interface CdpEvents {
+  "Target.attachedToTarget": { sessionId: string; targetInfo: TargetInfo; waitingForDebugger: boolean };
+  "Target.detachedFromTarget": { sessionId: string; targetId?: string };
+  "Target.targetCreated": { targetInfo: TargetInfo };
+  "Target.targetInfoChanged": { targetInfo: TargetInfo };
+  "Target.targetDestroyed": { targetId: string };
+  "Target.targetCrashed": { targetId: string; status: string; errorCode: number };
+  "Inspector.detached": { reason: string };
+  /** No params (listeners get `{}`). */
+  "Inspector.targetCrashed": void;
+  "Page.loadEventFired": { timestamp: number };
+  "Page.domContentEventFired": { timestamp: number };
+  "Page.frameNavigated": { frame: Frame; type?: string };
+  "Page.frameAttached": { frameId: string; parentFrameId: string };
+  "Page.lifecycleEvent": { frameId: string; loaderId: string; name: string; timestamp: number };
+  "Page.javascriptDialogOpening": { url: string; message: string; type: string; defaultPrompt?: string };
+  "Page.windowOpen": { url: string; windowName: string; windowFeatures: string[]; userGesture: boolean };
+  "Runtime.consoleAPICalled": { type: string; args: RemoteObject[]; executionContextId: number; timestamp: number };
+  "Runtime.executionContextCreated": { context: { id: number; origin: string; name: string; uniqueId: string; auxData?: Record<string, unknown> } };
+}
+
+export type CdpMethod = keyof CdpCommands;
+export type CdpEventName = keyof CdpEvents;
+export type CdpParams<Method extends CdpMethod> = CdpCommands[Method]["params"];
+export type CdpResult<Method extends CdpMethod> = CdpCommands[Method]["result"];

@@ -12,6 +12,8 @@ export type ReplyPart = { kind: "text"; text: string } | { kind: "page"; text: s
  */
 export interface ToolReply {
   isError: boolean;
+  /** The error code of a failure reply (for the toolset's own bookkeeping; never shown). */
+  code?: string;
   parts: ReplyPart[];
   images: ToolImage[];
 }

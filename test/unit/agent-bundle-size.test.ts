@@ -9,7 +9,8 @@ import { formatBundleSize, measureAgentBundle } from "../../bench/bundle-size.js
  * `agentBundleBudget` once under budget.
  */
 // Issue 12 raised it by what checking every command result against its schema measured (+1,778 B minified, +806 B gzipped) and by the error table with details on the wire (+288 B / +157 B); issue 11 trims took 1,663 B / 420 B back.
-const ceiling = { minified: 90_010, gzipped: 30_990 };
+// Issue 16 raised it by a definitive not-found freeing a toolset's slot (+291 B / +96 B).
+const ceiling = { minified: 90_301, gzipped: 31_086 };
 
 describe("/agent bundle size", () => {
   it("stays under its ceiling (minified and gzipped), printing the figures", async () => {

@@ -3,6 +3,8 @@
  * input. Prints one table of figures (Markdown, the README quotes it) and
  * exits non-zero when a check failed. `--only <group>` runs one group.
  */
+import "./process-watch.js";
+import { fuzzScenarios } from "./fuzz.js";
 import { startFaultStack } from "./stack.js";
 import { passed, renderTable, type Row } from "./table.js";
 import { transportScenarios } from "./transport.js";
@@ -12,6 +14,14 @@ const groups: Record<string, (rows: Row[]) => Promise<void>> = {
     const stack = await startFaultStack();
     try {
       await transportScenarios(stack, rows);
+    } finally {
+      await stack.close();
+    }
+  },
+  async fuzz(rows) {
+    const stack = await startFaultStack();
+    try {
+      await fuzzScenarios(stack, rows, { worker: Number(process.env.FAULTS_WORKER_RUNS ?? 7500), tools: Number(process.env.FAULTS_TOOL_RUNS ?? 3000) });
     } finally {
       await stack.close();
     }

@@ -29,13 +29,17 @@ export interface Backend {
   adapter: PlaywrightBrowserAdapter;
   manager: BrowserSessionManager;
   worker: WorkerServer;
+  /** Errors the worker answered as `internal` (an exception nothing in the package raised on purpose). */
+  internalErrors: { method: string | undefined; error: unknown }[];
 }
 
 async function startBackend(maxSessions: number): Promise<Backend> {
   const adapter = new PlaywrightBrowserAdapter();
   const manager = new BrowserSessionManager(adapter, maxSessions);
-  const worker = await startWorkerServer(createBrowserWorker({ manager, token, tenants: { [tenantKey]: "faults" }, stationId: "local" }));
-  return { adapter, manager, worker };
+  const internalErrors: Backend["internalErrors"] = [];
+  const onError = (error: unknown, context: { method: string | undefined }) => void internalErrors.push({ method: context.method, error });
+  const worker = await startWorkerServer(createBrowserWorker({ manager, token, tenants: { [tenantKey]: "faults" }, stationId: "local", onError }));
+  return { adapter, manager, worker, internalErrors };
 }
 
 async function stopBackend(backend: Backend): Promise<void> {

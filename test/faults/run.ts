@@ -5,19 +5,27 @@
  */
 import "./process-watch.js";
 import { fuzzScenarios } from "./fuzz.js";
-import { startFaultStack } from "./stack.js";
+import { startFaultStack, type FaultStack } from "./stack.js";
 import { passed, renderTable, type Row } from "./table.js";
 import { transportScenarios } from "./transport.js";
+import { fakeLookup, policyPages, policyScenarios, privateNetworkScenarios } from "./url-policy.js";
 
-const groups: Record<string, (rows: Row[]) => Promise<void>> = {
-  async transport(rows) {
-    const stack = await startFaultStack();
+/** Runs `body` on a fresh stack, closed after. */
+const onStack =
+  (body: (stack: FaultStack, rows: Row[]) => Promise<void>, ...options: Parameters<typeof startFaultStack>) =>
+  async (rows: Row[]) => {
+    const stack = await startFaultStack(...options);
     try {
-      await transportScenarios(stack, rows);
+      await body(stack, rows);
     } finally {
       await stack.close();
     }
-  },
+  };
+
+const groups: Record<string, (rows: Row[]) => Promise<void>> = {
+  transport: onStack(transportScenarios),
+  policy: onStack(policyScenarios, 8, {}, policyPages),
+  private: onStack(privateNetworkScenarios, 8, { blockPrivateNetworks: { lookup: fakeLookup } }),
   async fuzz(rows) {
     const stack = await startFaultStack();
     try {

@@ -7,11 +7,11 @@
 import { createBrowserAgentTools, type BrowserAgentTools } from "../../src/agent-tools/index.js";
 import type { AgentTool } from "../../src/agent-tools/types.js";
 import { BrowserUseClient } from "../../src/client/index.js";
-import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
+import { PlaywrightBrowserAdapter, type PlaywrightBrowserAdapterOptions } from "../../src/engine/adapter.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
 import { createBrowserWorker } from "../../src/worker/index.js";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
-import { startHoldingServer, type HoldingServer } from "../helpers/holding-server.js";
+import { startHoldingServer, type HeldPage, type HoldingServer } from "../helpers/holding-server.js";
 import { chromiumBelow } from "../helpers/processes.js";
 import { startWorkerServer, type WorkerServer } from "../helpers/worker-server.js";
 
@@ -33,8 +33,8 @@ export interface Backend {
   internalErrors: { method: string | undefined; error: unknown }[];
 }
 
-async function startBackend(maxSessions: number): Promise<Backend> {
-  const adapter = new PlaywrightBrowserAdapter();
+async function startBackend(maxSessions: number, adapterOptions: PlaywrightBrowserAdapterOptions): Promise<Backend> {
+  const adapter = new PlaywrightBrowserAdapter(adapterOptions);
   const manager = new BrowserSessionManager(adapter, maxSessions);
   const internalErrors: Backend["internalErrors"] = [];
   const onError = (error: unknown, context: { method: string | undefined }) => void internalErrors.push({ method: context.method, error });
@@ -65,10 +65,10 @@ export interface FaultStack {
   close(): Promise<void>;
 }
 
-export async function startFaultStack(maxSessions = 8): Promise<FaultStack> {
-  let backend = await startBackend(maxSessions);
+export async function startFaultStack(maxSessions = 8, adapterOptions: PlaywrightBrowserAdapterOptions = {}, extraPages: Record<string, HeldPage> = {}): Promise<FaultStack> {
+  let backend = await startBackend(maxSessions, adapterOptions);
   const proxy = await startFaultProxy(backend.worker.origin);
-  const served = await startHoldingServer(pages);
+  const served = await startHoldingServer({ ...pages, ...extraPages });
   const client = (timeoutMs = 30_000) => new BrowserUseClient({ baseUrl: proxy.origin, stationId: "local", apiKey: tenantKey, timeoutMs });
   return {
     get backend() {
@@ -91,7 +91,7 @@ export async function startFaultStack(maxSessions = 8): Promise<FaultStack> {
     hits: () => served.requests.filter((request) => request === "POST /hit").length,
     async restartWorker() {
       await stopBackend(backend);
-      backend = await startBackend(maxSessions);
+      backend = await startBackend(maxSessions, adapterOptions);
       proxy.retarget(backend.worker.origin);
     },
     chromium: () => chromiumBelow(process.pid).filter((info) => info.state !== "Z").length,

@@ -16,7 +16,10 @@ export interface HoldingServer {
   close(): Promise<void>;
 }
 
-export async function startHoldingServer(pages: Record<string, string>): Promise<HoldingServer> {
+/** A page, or a raw answer (a redirect: `{ status: 302, headers: { location } }`). */
+export type HeldPage = string | { status: number; headers: Record<string, string>; body?: string };
+
+export async function startHoldingServer(pages: Record<string, HeldPage>): Promise<HoldingServer> {
   const requests: string[] = [];
   const held: ServerResponse[] = [];
   const waiting: { request: string; resolve: () => void }[] = [];
@@ -31,6 +34,11 @@ export async function startHoldingServer(pages: Record<string, string>): Promise
       return;
     }
     const page = pages[path];
+    if (typeof page === "object") {
+      response.writeHead(page.status, page.headers);
+      response.end(page.body ?? "");
+      return;
+    }
     response.writeHead(page === undefined ? 404 : 200, { "content-type": "text/html; charset=utf-8" });
     response.end(page ?? "<title>not found</title>");
   });

@@ -7,6 +7,7 @@ import "./process-watch.js";
 import { fuzzScenarios } from "./fuzz.js";
 import { startFaultStack, type FaultStack } from "./stack.js";
 import { passed, renderTable, type Row } from "./table.js";
+import { browserDownloadMaxBytes, browserPages, browserScenarios } from "./browser.js";
 import { transportScenarios } from "./transport.js";
 import { fakeLookup, policyPages, policyScenarios, privateNetworkScenarios } from "./url-policy.js";
 
@@ -25,6 +26,7 @@ const onStack =
 const groups: Record<string, (rows: Row[]) => Promise<void>> = {
   transport: onStack(transportScenarios),
   policy: onStack(policyScenarios, 8, {}, policyPages),
+  browser: onStack(browserScenarios, 8, { downloadMaxBytes: browserDownloadMaxBytes, watchdogGraceMs: 1000 }, browserPages),
   private: onStack(privateNetworkScenarios, 8, { blockPrivateNetworks: { lookup: fakeLookup } }),
   async fuzz(rows) {
     const stack = await startFaultStack();

@@ -17,7 +17,7 @@ export interface HoldingServer {
 }
 
 /** A page, or a raw answer (a redirect: `{ status: 302, headers: { location } }`). */
-export type HeldPage = string | { status: number; headers: Record<string, string>; body?: string };
+export type HeldPage = string | { status: number; headers: Record<string, string>; body?: string } | { endless: true };
 
 export async function startHoldingServer(pages: Record<string, HeldPage>): Promise<HoldingServer> {
   const requests: string[] = [];
@@ -34,6 +34,14 @@ export async function startHoldingServer(pages: Record<string, HeldPage>): Promi
       return;
     }
     const page = pages[path];
+    if (typeof page === "object" && "endless" in page) {
+      // A download that never ends: 64 KiB every 5 ms until the client goes away.
+      response.writeHead(200, { "content-type": "application/octet-stream", "content-disposition": 'attachment; filename="endless.bin"' });
+      const chunk = new Uint8Array(64 * 1024).fill(0x62);
+      const timer = setInterval(() => response.write(chunk), 5);
+      request.socket.on("close", () => clearInterval(timer));
+      return;
+    }
     if (typeof page === "object") {
       response.writeHead(page.status, page.headers);
       response.end(page.body ?? "");

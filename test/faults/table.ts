@@ -77,13 +77,22 @@ export function renderTable(rows: Row[]): string {
   return lines.join("\n");
 }
 
-/** Runs `body` as one scenario; an exception is recorded as a crash, not thrown. */
+/** How long one scenario may run before it is recorded as hung (the suite goes on). */
+export const scenarioLimitMs = 150_000;
+
+/** Runs `body` as one scenario; an exception, or running past {@link scenarioLimitMs}, is recorded as a crash, not thrown. */
 export async function runScenario(rows: Row[], scenario: string, injected: string, body: (s: Scenario) => Promise<void>): Promise<void> {
   const s = new Scenario(scenario, injected);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const hung = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not finish within ${scenarioLimitMs / 1000} s`)), scenarioLimitMs);
+  });
   try {
-    await body(s);
+    await Promise.race([body(s), hung]);
   } catch (error) {
     s.row.crash = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  } finally {
+    clearTimeout(timer);
   }
   rows.push(s.row);
   process.stderr.write(`${passed(s.row) ? "ok  " : "FAIL"} ${scenario}\n`);

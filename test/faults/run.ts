@@ -3,7 +3,8 @@
  * input. Prints one table of figures (Markdown, the README quotes it) and
  * exits non-zero when a check failed. `--only <group>` runs one group.
  */
-import "./process-watch.js";
+import { chromiumBelow } from "../helpers/processes.js";
+import { unhandled } from "./process-watch.js";
 import { fuzzScenarios } from "./fuzz.js";
 import { startFaultStack, type FaultStack } from "./stack.js";
 import { passed, renderTable, type Row } from "./table.js";
@@ -52,6 +53,12 @@ for (const [name, group] of Object.entries(groups)) {
   await group(rows);
 }
 const failed = rows.filter((row) => !passed(row));
-process.stdout.write(`\nFault suite, ${new Date().toISOString().slice(0, 10)}: ${rows.length} scenarios, ${rows.length - failed.length} passed, ${Math.round((Date.now() - started) / 1000)} s\n\n`);
+const leftover = chromiumBelow(process.pid).filter((info) => info.state !== "Z").length;
+const faults = rows.reduce((sum, row) => sum + row.times, 0);
+const checks = rows.reduce((sum, row) => sum + row.checks.length, 0);
+process.stdout.write(
+  `\nFault suite, ${new Date().toISOString().slice(0, 10)}: ${rows.length} scenarios (${rows.length - failed.length} passed), ${faults} faults and hostile inputs, ${checks} checks, ` +
+    `${leftover} Chromium processes left, ${unhandled.length} unhandled exceptions, ${Math.round((Date.now() - started) / 1000)} s\n\n`,
+);
 process.stdout.write(`${renderTable(rows)}\n`);
-process.exit(failed.length === 0 ? 0 : 1);
+process.exit(failed.length === 0 && leftover === 0 && unhandled.length === 0 ? 0 : 1);

@@ -84,6 +84,12 @@ export function invalidInputReply(message: string): ToolReply {
  * mutating step cancelled midway). Never throws.
  */
 export function failureReply(error: unknown, context: FailureContext): ToolReply {
+  const reply = describeFailure(error, context);
+  if (isStationBrowserError(error)) reply.code = error.code;
+  return reply;
+}
+
+function describeFailure(error: unknown, context: FailureContext): ToolReply {
   if (isValidationError(error)) {
     const field = renameField(error.field, context.fieldRoot);
     const problem = error.message.startsWith(`${error.field}: `) ? error.message.slice(error.field.length + 2) : error.message;

@@ -13,6 +13,8 @@ export type ReplyPart = { kind: "text"; text: string } | { kind: "page"; text: s
  */
 export interface ToolReply {
   isError: boolean;
+  /** The error code of a failure reply (for the toolset's own bookkeeping; never shown). */
+  code?: string;
   parts: ReplyPart[];
   images: ToolImage[];
   /** For the host only: the session now needs a human. */

@@ -22,11 +22,26 @@ export async function onSession(
 ): Promise<ToolReply> {
   const entry = context.sessions.get(alias);
   if (isRefusal(entry)) return refusalReply(entry);
+  let reply: ToolReply;
   try {
-    return await context.sessions.exclusive(entry, context.signal, () => work(entry));
+    reply = await context.sessions.exclusive(entry, context.signal, () => work(entry));
   } catch (error) {
     if (error instanceof CancelledError) return outcomeReply("failed", "cancelled before it started.");
     throw error;
+  }
+  if (reply.code === "not_found" && (await sessionGone(context, entry))) {
+    context.sessions.remove(entry);
+    addText(reply, `session ${entry.alias} no longer exists; its slot is free.`);
+  }
+  return reply;
+}
+
+/** Whether the backend's list proves the session gone (a not-found can also be a page, a ref or an element). */
+async function sessionGone(context: ToolContext, entry: SessionEntry): Promise<boolean> {
+  try {
+    return !(await context.backend.list()).some((info) => info.id === entry.id);
+  } catch {
+    return false;
   }
 }
 

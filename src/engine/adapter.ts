@@ -26,6 +26,7 @@ import { withDeadline } from "./deadline.js";
 import { settleFailure } from "./outcome.js";
 import { toStationError } from "./playwright-errors.js";
 import { SessionScreencast } from "./screencast.js";
+import { PrivateNetworkGuard, type HostLookup } from "./private-network-guard.js";
 import { EngineSession } from "./session.js";
 
 /** Options of {@link PlaywrightBrowserAdapter}. */
@@ -44,6 +45,13 @@ export interface PlaywrightBrowserAdapterOptions {
    * `Date.now`), so a test can move it; command timeouts run on real timers.
    */
   clock?: { now(): number };
+  /**
+   * Refuse every request and WebSocket to a private, loopback or link-local
+   * host, by IP literal, loopback name or resolved address (off by default;
+   * see {@link PrivateNetworkGuard} for what it does not cover). `lookup`
+   * replaces the system resolver (tests).
+   */
+  blockPrivateNetworks?: boolean | { lookup?: HostLookup };
 }
 
 const handlers: { [Op in CommandOp]: CommandHandler<Op> } = {
@@ -83,6 +91,7 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
   private readonly downloadMaxBytes: number;
   private readonly watchdogGraceMs: number;
   private readonly now: () => number;
+  private readonly privateNetworks: PrivateNetworkGuard | undefined;
 
   constructor(options: PlaywrightBrowserAdapterOptions = {}) {
     this.provider = options.provider ?? createLocalProvider();
@@ -90,6 +99,8 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
     this.watchdogGraceMs = options.watchdogGraceMs ?? 5000;
     const clock = options.clock;
     this.now = clock ? () => clock.now() : Date.now;
+    const block = options.blockPrivateNetworks;
+    this.privateNetworks = block ? new PrivateNetworkGuard(typeof block === "object" ? block.lookup : undefined) : undefined;
   }
 
   /**
@@ -141,6 +152,7 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
         consoleText,
         downloadMaxBytes: this.downloadMaxBytes,
         now: this.now,
+        ...(this.privateNetworks ? { privateNetworks: this.privateNetworks } : {}),
         onClose: () => {
           // Closed through close() it is no longer in the map; otherwise the browser went away by itself.
           if (this.sessions.get(record.id)?.context === context) for (const listener of this.goneListeners) listener(record.id);

@@ -3,6 +3,7 @@ import { NotFoundError, SessionClosedError } from "../errors.js";
 import { limits } from "../protocol/limits.js";
 import type { DialogInfo, PageInfo } from "../protocol/results.js";
 import { refusalReason, sanitizeUrl } from "../protocol/url-policy.js";
+import type { PrivateNetworkGuard } from "./private-network-guard.js";
 import { DiagnosticsRing } from "./diagnostics-ring.js";
 import { watchPageEvents } from "./page-events.js";
 import { DownloadStore } from "./downloads.js";
@@ -53,6 +54,8 @@ export interface EngineSessionOptions {
   now: () => number;
   /** Called once when the browser context closes (the browser went away, or it was closed). */
   onClose?: () => void;
+  /** The `blockPrivateNetworks` policy, when on. */
+  privateNetworks?: PrivateNetworkGuard;
 }
 
 /**
@@ -100,6 +103,7 @@ export class EngineSession {
   /** Wraps a connected context: registers its pages and makes sure one is selected. */
   static async create(id: string, context: BrowserContext, options: EngineSessionOptions): Promise<EngineSession> {
     const session = new EngineSession(id, context, options);
+    await options.privateNetworks?.install(context, (url, reason) => session.diagnostics.push({ kind: "navigation-blocked", url: sanitizeUrl(url), text: reason }));
     context.setDefaultTimeout(limits.actionTimeoutDefaultMs);
     context.setDefaultNavigationTimeout(limits.navigationTimeoutDefaultMs);
     context.on("page", (page) => session.arrived(page));
@@ -136,6 +140,11 @@ export class EngineSession {
     if (this.closed) return;
     this.closed = true;
     for (const listener of [...this.selectionListeners]) listener();
+  }
+
+  /** Refuses a private target of a navigation before it is sent (when `blockPrivateNetworks` is on). */
+  async assertReachable(url: string): Promise<void> {
+    await this.options.privateNetworks?.assertAllowed(url);
   }
 
   /** Waits for a replacement page, if the last page just closed. */

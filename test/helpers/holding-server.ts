@@ -16,7 +16,10 @@ export interface HoldingServer {
   close(): Promise<void>;
 }
 
-export async function startHoldingServer(pages: Record<string, string>): Promise<HoldingServer> {
+/** A page, or a raw answer (a redirect: `{ status: 302, headers: { location } }`). */
+export type HeldPage = string | { status: number; headers: Record<string, string>; body?: string } | { endless: true };
+
+export async function startHoldingServer(pages: Record<string, HeldPage>): Promise<HoldingServer> {
   const requests: string[] = [];
   const held: ServerResponse[] = [];
   const waiting: { request: string; resolve: () => void }[] = [];
@@ -31,6 +34,19 @@ export async function startHoldingServer(pages: Record<string, string>): Promise
       return;
     }
     const page = pages[path];
+    if (typeof page === "object" && "endless" in page) {
+      // A download that never ends: 64 KiB every 5 ms until the client goes away.
+      response.writeHead(200, { "content-type": "application/octet-stream", "content-disposition": 'attachment; filename="endless.bin"' });
+      const chunk = new Uint8Array(64 * 1024).fill(0x62);
+      const timer = setInterval(() => response.write(chunk), 5);
+      request.socket.on("close", () => clearInterval(timer));
+      return;
+    }
+    if (typeof page === "object") {
+      response.writeHead(page.status, page.headers);
+      response.end(page.body ?? "");
+      return;
+    }
     response.writeHead(page === undefined ? 404 : 200, { "content-type": "text/html; charset=utf-8" });
     response.end(page ?? "<title>not found</title>");
   });

@@ -13,7 +13,8 @@ import { formatBundleSize, measureAgentBundle } from "../../bench/bundle-size.js
 // Issue 13's pacing raised it by the pacing open options, `keyDelaysMs`, `pacedMs`, the pacing report, the limits and the rate_limited error (+2,639 B / +859 B): 84,424 / 29,324 B.
 // The live view's createLiveView: +584 B / +216 B (85,008 / 29,540 B).
 // Challenge results on actions and the tools' takeover (hold, refusal, notice): +1,576 B / +542 B (86,584 / 30,082 B).
-const ceiling = { minified: 86_690, gzipped: 30_190 };
+// Issue 16: a definitive not-found frees a toolset's slot (+291 B / +97 B: 86,875 / 30,179 B).
+const ceiling = { minified: 86_980, gzipped: 30_280 };
 
 describe("/agent bundle size", () => {
   it("stays under its ceiling (minified and gzipped), printing the figures", async () => {

@@ -82,6 +82,26 @@ describe("scoping", () => {
   });
 });
 
+describe("a session gone at the backend", () => {
+  it("frees its slot once the backend's list proves it gone; a not-found element keeps the session", async () => {
+    const stub = createStubBackend();
+    const { call } = toolsetOver(stub, { maxSessions: 1 });
+    await call("open");
+    // A target that matches nothing is a not-found too, but the session is still listed.
+    const missing = createStubBackend({ execute: () => Promise.reject(new NotFoundError("No element matches #nope")) });
+    const kept = toolsetOver(missing, { maxSessions: 1 });
+    await kept.call("open");
+    expect((await kept.call("click", { target: "e1" })).isError).toBe(true);
+    expect((await kept.call("open")).text).toMatch(/all 1 sessions of this toolset are open/);
+    // The worker restarted: the session no longer exists.
+    stub.sessions.clear();
+    const gone = await call("observe");
+    expect(gone.isError).toBe(true);
+    expect(gone.text).toContain("session s1 no longer exists");
+    expect((await call("open")).text).toContain("session s2 is open");
+  });
+});
+
 describe("uncertain openings", () => {
   it("records a lost open, refuses further opens, and reconcile() closes the session it finds", async () => {
     let lose = true;

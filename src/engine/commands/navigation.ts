@@ -7,8 +7,10 @@ import { navigationTimeout, runAction, type CommandContext, type CommandHandlers
 
 type WaitUntil = "load" | "domcontentloaded" | "networkidle" | "commit";
 
-async function goto(page: Page, url: string, waitUntil: WaitUntil, timeout: number, signal?: AbortSignal): Promise<void> {
+async function goto(context: CommandContext, page: Page, url: string, waitUntil: WaitUntil, timeout: number): Promise<void> {
+  const { signal } = context;
   assertNavigableUrl(url);
+  await context.session.assertReachable(url);
   try {
     await page.goto(url, { waitUntil, timeout, ...(signal ? { signal } : {}) });
   } catch (error) {
@@ -33,7 +35,7 @@ export const navigationHandlers: CommandHandlers<
   "navigate" | "back" | "forward" | "reload" | "newPage" | "pages" | "selectPage" | "closePage"
 > = {
   navigate: (context, command) =>
-    runAction(context, (state) => goto(state.page, command.url, waitUntilOf(command), navigationTimeout(command), context.signal)),
+    runAction(context, (state) => goto(context, state.page, command.url, waitUntilOf(command), navigationTimeout(command))),
 
   back: (context, command) => runAction(context, async (state) => void (await state.page.goBack(historyOptions(context, command)))),
 
@@ -52,7 +54,7 @@ export const navigationHandlers: CommandHandlers<
     const state = await session.openPage();
     try {
       const result = await runAction(context, async (selected) => {
-        if (command.url !== undefined) await goto(selected.page, command.url, "load", navigationTimeout(command), context.signal);
+        if (command.url !== undefined) await goto(context, selected.page, command.url, "load", navigationTimeout(command));
       });
       return { ...result, pageId: state.id };
     } catch (error) {

@@ -1,0 +1,64 @@
+/**
+ * `npm run test:faults`: the whole stack under injected faults and hostile
+ * input. Prints one table of figures (Markdown, the README quotes it) and
+ * exits non-zero when a check failed. `--only <group>` runs one group.
+ */
+import { chromiumBelow } from "../helpers/processes.js";
+import { unhandled } from "./process-watch.js";
+import { fuzzScenarios } from "./fuzz.js";
+import { startFaultStack, type FaultStack } from "./stack.js";
+import { passed, renderTable, type Row } from "./table.js";
+import { browserDownloadMaxBytes, browserPages, browserScenarios } from "./browser.js";
+import { providerScenarios } from "./provider.js";
+import { transportScenarios } from "./transport.js";
+import { fakeLookup, policyPages, policyScenarios, privateNetworkScenarios } from "./url-policy.js";
+
+/** Runs `body` on a fresh stack, closed after. */
+const onStack =
+  (body: (stack: FaultStack, rows: Row[]) => Promise<void>, ...options: Parameters<typeof startFaultStack>) =>
+  async (rows: Row[]) => {
+    const stack = await startFaultStack(...options);
+    try {
+      await body(stack, rows);
+    } finally {
+      await stack.close();
+    }
+  };
+
+const groups: Record<string, (rows: Row[]) => Promise<void>> = {
+  transport: onStack(transportScenarios),
+  policy: onStack(policyScenarios, 8, {}, policyPages),
+  browser: onStack(browserScenarios, 8, { downloadMaxBytes: browserDownloadMaxBytes, watchdogGraceMs: 1000 }, browserPages),
+  provider: providerScenarios,
+  private: onStack(privateNetworkScenarios, 8, { blockPrivateNetworks: { lookup: fakeLookup } }),
+  async fuzz(rows) {
+    const stack = await startFaultStack();
+    try {
+      await fuzzScenarios(stack, rows, { worker: Number(process.env.FAULTS_WORKER_RUNS ?? 7500), tools: Number(process.env.FAULTS_TOOL_RUNS ?? 3000) });
+    } finally {
+      await stack.close();
+    }
+  },
+};
+
+const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
+if (only !== undefined && !(only in groups)) {
+  process.stderr.write(`--only: expected one of ${Object.keys(groups).join(", ")}\n`);
+  process.exit(2);
+}
+const rows: Row[] = [];
+const started = Date.now();
+for (const [name, group] of Object.entries(groups)) {
+  if (only !== undefined && name !== only) continue;
+  await group(rows);
+}
+const failed = rows.filter((row) => !passed(row));
+const leftover = chromiumBelow(process.pid).filter((info) => info.state !== "Z").length;
+const faults = rows.reduce((sum, row) => sum + row.times, 0);
+const checks = rows.reduce((sum, row) => sum + row.checks.length, 0);
+process.stdout.write(
+  `\nFault suite, ${new Date().toISOString().slice(0, 10)}: ${rows.length} scenarios (${rows.length - failed.length} passed), ${faults} faults and hostile inputs, ${checks} checks, ` +
+    `${leftover} Chromium processes left, ${unhandled.length} unhandled exceptions, ${Math.round((Date.now() - started) / 1000)} s\n\n`,
+);
+process.stdout.write(`${renderTable(rows)}\n`);
+process.exit(failed.length === 0 && leftover === 0 && unhandled.length === 0 ? 0 : 1);

@@ -1,0 +1,105 @@
+/**
+ * The whole stack for the fault suite, on loopback: agent tools → client →
+ * fault proxy → worker (real HTTP) → manager → Playwright adapter → local
+ * Chromium, with a page server that counts every request, so an action that
+ * ran twice shows. The worker can be restarted behind the same proxy.
+ */
+import { createBrowserAgentTools, type BrowserAgentTools } from "../../src/agent-tools/index.js";
+import type { AgentTool } from "../../src/agent-tools/types.js";
+import { BrowserUseClient } from "../../src/client/index.js";
+import { PlaywrightBrowserAdapter, type PlaywrightBrowserAdapterOptions } from "../../src/engine/adapter.js";
+import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
+import { createBrowserWorker } from "../../src/worker/index.js";
+import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
+import { startHoldingServer, type HeldPage, type HoldingServer } from "../helpers/holding-server.js";
+import { chromiumBelow } from "../helpers/processes.js";
+import { startWorkerServer, type WorkerServer } from "../helpers/worker-server.js";
+
+export const token = "op-faults-".padEnd(40, "x");
+export const tenantKey = "tenant-faults-".padEnd(40, "k");
+
+/** Pages: a form whose button POSTs to /hit (counted by the server), and a plain page. */
+export const pages: Record<string, string> = {
+  "/form": `<title>Form</title><form method="post" action="/hit"><button id="go">Send</button></form>`,
+  "/hit": `<title>Hit</title><p>sent</p>`,
+  "/plain": `<title>Plain</title><p>plain page</p>`,
+};
+
+export interface Backend {
+  adapter: PlaywrightBrowserAdapter;
+  manager: BrowserSessionManager;
+  worker: WorkerServer;
+  /** Errors the worker answered as `internal` (an exception nothing in the package raised on purpose). */
+  internalErrors: { method: string | undefined; error: unknown }[];
+}
+
+async function startBackend(maxSessions: number, adapterOptions: PlaywrightBrowserAdapterOptions): Promise<Backend> {
+  const adapter = new PlaywrightBrowserAdapter(adapterOptions);
+  const manager = new BrowserSessionManager(adapter, maxSessions);
+  const internalErrors: Backend["internalErrors"] = [];
+  const onError = (error: unknown, context: { method: string | undefined }) => void internalErrors.push({ method: context.method, error });
+  const worker = await startWorkerServer(createBrowserWorker({ manager, token, tenants: { [tenantKey]: "faults" }, stationId: "local", onError }));
+  return { adapter, manager, worker, internalErrors };
+}
+
+async function stopBackend(backend: Backend): Promise<void> {
+  await backend.worker.close();
+  await backend.manager.close();
+  await backend.adapter.shutdown();
+}
+
+export interface FaultStack {
+  backend: Backend;
+  proxy: FaultProxy;
+  pages: HoldingServer;
+  /** A client through the proxy. */
+  client(timeoutMs?: number): BrowserUseClient;
+  /** A toolset on a client through the proxy. */
+  toolset(maxSessions: number, timeoutMs?: number): { toolset: BrowserAgentTools; tool(name: string): AgentTool };
+  /** POSTs to /hit the page server saw. */
+  hits(): number;
+  /** Stops the worker, its manager and its Chromium, and starts a fresh one behind the same proxy. */
+  restartWorker(): Promise<void>;
+  /** Chromium processes below this process. */
+  chromium(): number;
+  close(): Promise<void>;
+}
+
+export async function startFaultStack(maxSessions = 8, adapterOptions: PlaywrightBrowserAdapterOptions = {}, extraPages: Record<string, HeldPage> = {}): Promise<FaultStack> {
+  let backend = await startBackend(maxSessions, adapterOptions);
+  const proxy = await startFaultProxy(backend.worker.origin);
+  const served = await startHoldingServer({ ...pages, ...extraPages });
+  const client = (timeoutMs = 30_000) => new BrowserUseClient({ baseUrl: proxy.origin, stationId: "local", apiKey: tenantKey, timeoutMs });
+  return {
+    get backend() {
+      return backend;
+    },
+    proxy,
+    pages: served,
+    client,
+    toolset(max, timeoutMs) {
+      const toolset = createBrowserAgentTools({ client: client(timeoutMs), maxSessions: max });
+      return {
+        toolset,
+        tool: (name) => {
+          const found = toolset.tools.find((candidate) => candidate.name === `station_browser_${name}`);
+          if (!found) throw new Error(`no tool ${name}`);
+          return found;
+        },
+      };
+    },
+    hits: () => served.requests.filter((request) => request === "POST /hit").length,
+    async restartWorker() {
+      await stopBackend(backend);
+      backend = await startBackend(maxSessions, adapterOptions);
+      proxy.retarget(backend.worker.origin);
+    },
+    chromium: () => chromiumBelow(process.pid).filter((info) => info.state !== "Z").length,
+    async close() {
+      proxy.releaseHeld();
+      await proxy.close();
+      await stopBackend(backend);
+      await served.close();
+    },
+  };
+}

@@ -112,12 +112,11 @@ document.getElementById("composer").addEventListener("submit", async (event) => 
     document.getElementById("banner").innerHTML = '<div id="throttle" role="alert">You\\u2019re sending too many messages. Wait a while before you try again.</div>';
     return;
   }
-  const { n } = await answer.json();
   setTimeout(() => {
     typing.hidden = true;
     const item = document.createElement("li");
     item.className = "msg";
-    item.dataset.n = String(n);
+    item.dataset.n = String(log.children.length + 1);
     item.textContent = text;
     log.append(item);
     document.getElementById("message").value = "";

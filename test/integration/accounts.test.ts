@@ -177,9 +177,11 @@ describe("persistent accounts (local provider)", () => {
       expect(device.refused).toBe(1);
       expect(device.accepted.length - before).toBe(report.sent.length);
       expect(report.sent.length).toBeLessThan(messages.length - 1);
-      expect(pauses).toHaveLength(1);
-      expect(pauses[0]).toMatchObject({ sessionId: report.sessionId, profileId: acmeProfile });
-      expect(Date.parse(pauses[0]!.until)).toBeGreaterThan(Date.now());
+      // The banner's throttle paused the profile (once, or again when the click's own result already carried it).
+      expect(pauses.length).toBeGreaterThanOrEqual(1);
+      for (const pause of pauses) expect(pause).toMatchObject({ sessionId: report.sessionId, profileId: acmeProfile });
+      const until = pauses.at(-1)!.until;
+      expect(Date.parse(until)).toBeGreaterThan(Date.now());
 
       // The pause is the profile's: a new paced session on it is refused too, before anything is sent.
       const { id } = await acme.open({ profileId: acmeProfile, openTag: crypto.randomUUID(), pacing: true });
@@ -187,7 +189,7 @@ describe("persistent accounts (local provider)", () => {
         const refused = await failure(acme.execute(id, { op: "navigate", url: site.url }));
         expect(isRateLimitedError(refused), String(refused)).toBe(true);
         const { pacing } = await acme.execute(id, { op: "diagnostics" });
-        expect(pacing).toMatchObject({ enabled: true, pausedUntil: pauses[0]!.until });
+        expect(pacing).toMatchObject({ enabled: true, pausedUntil: until });
       } finally {
         await acme.close(id);
       }

@@ -16,7 +16,7 @@ import { startMessagingSite, type MessagingSite } from "../../examples/accounts/
 import { startAccountsStack, type AccountsStack } from "../../examples/accounts/stack.js";
 import { checkLinked, linkAccount, sendMessages } from "../../examples/accounts/workflow.js";
 import type { BrowserUseClient, TakeoverNotice } from "../../src/agent.js";
-import { isProfileInUseError, isRateLimitedError } from "../../src/errors.js";
+import { isProfileInUseError, isRateLimitedError, isValidationError } from "../../src/errors.js";
 import { closedNetworkArgs, findChromium } from "../../src/providers/local/index.js";
 import { failure } from "../helpers/failure.js";
 
@@ -113,7 +113,8 @@ describe("persistent accounts (local provider)", () => {
     expect(await checkLinked(globex, { profileId: globexProfile, siteUrl: site.url })).toEqual({ linked: false, challenge: "login_wall" });
     expect(site.visits.slice(visits)).toEqual([{ at: expect.any(Number) }]); // no cookie at all
     const refused = await failure(globex.open({ profileId: acmeProfile, openTag: crypto.randomUUID() }));
-    expect(String(refused)).toContain(acmeProfile);
+    expect(isValidationError(refused) && refused.field, String(refused)).toBe("body.options.profileId");
+    expect(String(refused)).toContain("is not granted to this tenant");
     expect(stack.manager.list()).toEqual([]);
   });
 
@@ -188,6 +189,8 @@ describe("persistent accounts (local provider)", () => {
       try {
         const refused = await failure(acme.execute(id, { op: "navigate", url: site.url }));
         expect(isRateLimitedError(refused), String(refused)).toBe(true);
+        // The pacer's own refusal is no new throttle signal: the pause is not extended.
+        expect(pauses.at(-1)!.until).toBe(until);
         const { pacing } = await acme.execute(id, { op: "diagnostics" });
         expect(pacing).toMatchObject({ enabled: true, pausedUntil: until });
       } finally {

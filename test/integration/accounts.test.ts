@@ -31,7 +31,9 @@ let acme: BrowserUseClient;
 let globex: BrowserUseClient;
 
 beforeAll(async () => {
-  site = await startMessagingSite({ sendLimit: 2, windowMs: 3000 });
+  // A third send within 2.5 s is throttled. Paced at the default policy a message (fill, then click) comes at least two
+  // 0.8 s gaps after the last, so three span at least 3.2 s; unpaced, three messages take well under a second.
+  site = await startMessagingSite({ sendLimit: 2, windowMs: 2500 });
   profileRoot = await mkdtemp(join(tmpdir(), "station-accounts-"));
   stack = await startAccountsStack({ profileRoot, grants: { acme: [acmeProfile], globex: [globexProfile] } });
   acme = stack.clientOf("acme");

@@ -115,8 +115,8 @@ const rateLimitText = /too many requests|rate limit|sending too many|visiting to
 const blockTitle = /^(error )?40[13]\b|forbidden|access denied|you have been blocked|request unsuccessful|^blocked\b/i;
 const blockText = /incapsula incident id|sorry, you have been blocked|reference #18\.|you are not authorized to access this page|access (to this page )?(has been )?denied/i;
 const loginWallText = /\b(sign|log) ?in to (continue|view|see|access)\b|\bplease (sign|log) ?in\b/i;
-/** A QR sign-in (WhatsApp Web, Telegram, Discord): no password field; the page asks to scan a code to log in or link a device. */
-const qrLoginText = /\bscan (the|this) QR code\b/i;
+/** A QR sign-in (WhatsApp Web, Telegram, Discord): no password field; a short page offers a QR code to log in or link a device. */
+const qrLoginText = /\bQR[ -]?code\b/i;
 const qrLoginAim = /\b(log ?in|sign ?in|link)/i;
 
 /** Classifies what a page showed. Never throws; any input gives a valid state. */

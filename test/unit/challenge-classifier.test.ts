@@ -21,6 +21,7 @@ describe("classifyChallenge", () => {
     ["a throttle page served as 200", { status: 200, title: "Too Many Requests", text: "Too Many Requests" }, "rate_limited", undefined],
     ["a 401 sign-in form", { status: 401, title: "Sign in", text: "Sign in", markers: ["password-field"] }, "login_wall", undefined],
     ["a QR code sign-in (no password field)", { status: 200, title: "Messenger", text: "Link this browser\nScan the QR code with the app on your phone to log in." }, "login_wall", undefined],
+    ["a Telegram-style QR sign-in", { status: 200, title: "Telegram", text: "Log in to Telegram by QR Code\nOpen Telegram on your phone\nGo to Settings > Devices > Link Desktop Device" }, "login_wall", undefined],
   ])("%s", (_name, signals, state, vendor) => {
     const result = classifyChallenge(signals);
     expect(result.state).toBe(state);

@@ -115,6 +115,9 @@ const rateLimitText = /too many requests|rate limit|sending too many|visiting to
 const blockTitle = /^(error )?40[13]\b|forbidden|access denied|you have been blocked|request unsuccessful|^blocked\b/i;
 const blockText = /incapsula incident id|sorry, you have been blocked|reference #18\.|you are not authorized to access this page|access (to this page )?(has been )?denied/i;
 const loginWallText = /\b(sign|log) ?in to (continue|view|see|access)\b|\bplease (sign|log) ?in\b/i;
+/** A QR sign-in (WhatsApp Web, Telegram, Discord): no password field; a short page offers a QR code to log in or link a device. */
+const qrLoginText = /\bQR[ -]?code\b/i;
+const qrLoginAim = /\b(log ?in|sign ?in|link)/i;
 
 /** Classifies what a page showed. Never throws; any input gives a valid state. */
 export function classifyChallenge(signals: ChallengeSignals): ChallengeResult {
@@ -165,6 +168,7 @@ export function classifyChallenge(signals: ChallengeSignals): ChallengeResult {
   // A site's own refusal: the status (low confidence alone) or what the page says, on a short page.
   const refused = read.status === 401 || read.status === 403;
   if (has("password-field") && (read.status === 401 || loginWallText.test(read.text))) return evidence.push("a sign-in form"), result("login_wall");
+  if (shortText && qrLoginText.test(read.text) && qrLoginAim.test(read.text)) return evidence.push("a QR code sign-in"), result("login_wall");
   if (blockSaid) return evidence.push(`block text ${JSON.stringify(truncate(read.title || read.text))}`), result("blocked", vendorOfServer(header("server")));
   if (refused && shortText) return evidence.push("status only (low confidence)"), result("blocked", vendorOfServer(header("server")));
 

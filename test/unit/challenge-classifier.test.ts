@@ -20,6 +20,8 @@ describe("classifyChallenge", () => {
     ["a 429", { status: 429, text: "slow down" }, "rate_limited", undefined],
     ["a throttle page served as 200", { status: 200, title: "Too Many Requests", text: "Too Many Requests" }, "rate_limited", undefined],
     ["a 401 sign-in form", { status: 401, title: "Sign in", text: "Sign in", markers: ["password-field"] }, "login_wall", undefined],
+    ["a QR code sign-in (no password field)", { status: 200, title: "Messenger", text: "Link this browser\nScan the QR code with the app on your phone to log in." }, "login_wall", undefined],
+    ["a Telegram-style QR sign-in", { status: 200, title: "Telegram", text: "Log in to Telegram by QR Code\nOpen Telegram on your phone\nGo to Settings > Devices > Link Desktop Device" }, "login_wall", undefined],
   ])("%s", (_name, signals, state, vendor) => {
     const result = classifyChallenge(signals);
     expect(result.state).toBe(state);
@@ -46,6 +48,9 @@ describe("classifyChallenge", () => {
     expect(own.state).toBe("blocked");
     // A challenge title with no vendor marker is not a challenge.
     expect(classifyChallenge({ status: 200, title: "Just a moment...", text: "Loading" }).state).toBe("none");
+    // A page that only mentions a QR code, or an article about QR sign-in, is no login wall.
+    expect(classifyChallenge({ status: 200, title: "Menu", text: "Scan the QR code on your table to see the menu." }).state).toBe("none");
+    expect(classifyChallenge({ status: 200, title: "Guide", text: `Scan the QR code to log in. ${article}` }).state).toBe("none");
     // A vendor marker on a long page is not a challenge.
     expect(classifyChallenge({ status: 200, title: "Docs", text: article, markers: ["cf-chl-opt"] }).state).not.toBe("challenge");
   });

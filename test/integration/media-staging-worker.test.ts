@@ -1,0 +1,65 @@
+/**
+ * Media staging across real HTTP: the host's `stageFile` streams a 50 MB
+ * body to the worker's staging route, the worker streams it into the
+ * manager and the local provider's staging folder, and an `upload` with the
+ * staged file id sets it into a real Chromium page's file input.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BrowserUseClient } from "../../src/client/index.js";
+import { stageFile } from "../../src/index.js";
+import { isNotFoundError, isValidationError } from "../../src/errors.js";
+import { fiftyMegabytes, generatedStream } from "../helpers/generated-stream.js";
+import { startWorkerStack, type WorkerStack } from "../helpers/worker-stack.js";
+
+const token = "op-media-".padEnd(40, "x");
+const tenantKey = "tenant-media-".padEnd(40, "k");
+let stack: WorkerStack;
+
+beforeAll(async () => {
+  stack = await startWorkerStack({ token, tenantKey, maxSessions: 2 });
+});
+afterAll(async () => {
+  await stack?.close();
+});
+
+describe("stageFile through client → worker (real HTTP, real Chromium)", () => {
+  it("streams 50 MB to the worker, and upload { staged } sets it into the input without publishing", async () => {
+    const options = { baseUrl: stack.worker.origin, stationId: "local", apiKey: tenantKey };
+    const client = new BrowserUseClient(options);
+    const { id } = await client.open();
+    try {
+      await client.execute(id, { op: "navigate", url: stack.fixtures.url("/media-upload.html") });
+      const source = generatedStream(fiftyMegabytes);
+      const staged = await stageFile(options, id, { name: "clip.mp4", mimeType: "video/mp4", stream: source.stream });
+      expect(staged).toEqual({ fileId: expect.stringMatching(/^file_/), name: "clip.mp4", size: fiftyMegabytes });
+      expect(source.chunksRead()).toBe(50);
+
+      const result = await client.execute(id, { op: "upload", selector: "#media", files: [{ staged: staged.fileId }] });
+      expect(result.files).toEqual([{ name: "clip.mp4", bytes: fiftyMegabytes }]);
+      const read = async (selector: string) =>
+        (await client.execute(id, { op: "evaluate", expression: `document.querySelector(${JSON.stringify(selector)}).textContent` })).value;
+      expect(await read("#received")).toBe(`media: clip.mp4:${fiftyMegabytes}`);
+      expect(await read("#published")).toBe("not published");
+    } finally {
+      await client.close(id);
+    }
+  });
+
+  it("names the field of a bad file, and a tenant cannot stage into a session it does not see", async () => {
+    const tenant = { baseUrl: stack.worker.origin, stationId: "local", apiKey: tenantKey };
+    const client = new BrowserUseClient(tenant);
+    const { id } = await client.open();
+    try {
+      const badName = await stageFile(tenant, id, { name: "../etc/passwd", bytes: new Uint8Array(4) }).catch((caught: unknown) => caught);
+      expect(isValidationError(badName)).toBe(true);
+      expect((badName as Error).message).toMatch(/^file\.name: expected a file name without slashes/);
+
+      const operatorSession = await new BrowserUseClient({ baseUrl: stack.worker.origin, stationId: "local", apiKey: token, operator: true }).open();
+      const foreign = await stageFile(tenant, operatorSession.id, { name: "a.txt", bytes: new Uint8Array(4) }).catch((caught: unknown) => caught);
+      expect(isNotFoundError(foreign)).toBe(true);
+      await stack.manager.closeSession(operatorSession.id);
+    } finally {
+      await client.close(id);
+    }
+  });
+});

@@ -10,6 +10,10 @@ import { stageFile } from "../../src/index.js";
 import { isNotFoundError, isValidationError } from "../../src/errors.js";
 import { fiftyMegabytes, generatedStream } from "../helpers/generated-stream.js";
 import { startWorkerStack, type WorkerStack } from "../helpers/worker-stack.js";
+import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
+import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
+import { createBrowserWorker } from "../../src/worker/index.js";
+import { workerRoute } from "../../src/protocol/wire.js";
 
 const token = "op-media-".padEnd(40, "x");
 const tenantKey = "tenant-media-".padEnd(40, "k");
@@ -60,6 +64,34 @@ describe("stageFile through client → worker (real HTTP, real Chromium)", () =>
       await stack.manager.closeSession(operatorSession.id);
     } finally {
       await client.close(id);
+    }
+  });
+});
+
+describe("the worker's staging route streams, bounded", () => {
+  it("stops reading a body past the staging bound: the host's stream is cancelled after a few chunks", async () => {
+    const adapter = new PlaywrightBrowserAdapter({ stagingMaxBytes: 1024 * 1024 });
+    const manager = new BrowserSessionManager(adapter, 1, { ownsAdapter: true });
+    const worker = createBrowserWorker({ manager, token, stationId: "local" });
+    try {
+      const { id } = await manager.open();
+      const source = generatedStream(64 * 1024 * 1024);
+      const request = new Request(`http://worker.test${workerRoute("local", "operator")}/files?sessionId=${encodeURIComponent(id)}&name=big.bin`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}`, "content-type": "application/octet-stream" },
+        body: source.stream,
+        duplex: "half",
+      } as RequestInit);
+      const response = await worker.fetch(request);
+      expect(response.status).toBe(400);
+      expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+        `file.stream: larger than ${1024 * 1024} bytes, the staging limit`,
+      );
+      await source.cancelled;
+      // 1 MiB chunks: the bound is passed on the second; nothing past it was pulled from the host.
+      expect(source.chunksRead()).toBeLessThanOrEqual(3);
+    } finally {
+      await worker.close();
     }
   });
 });

@@ -232,8 +232,15 @@ export function createLocalProvider(options: LocalProviderOptions = {}): LocalPr
     release,
     files: {
       async stage(sessionId, file) {
-        if (!sessions.has(sessionId)) throw new NotFoundError(`Local session ${sessionId} does not exist (already released?)`);
-        return staging.stage(sessionId, file);
+        const gone = () => new NotFoundError(`Local session ${sessionId} does not exist (already released?)`);
+        if (!sessions.has(sessionId)) throw gone();
+        const staged = await staging.stage(sessionId, file);
+        // Released meanwhile: its folder was removed before this file landed; remove it again.
+        if (!sessions.has(sessionId)) {
+          await staging.remove(sessionId);
+          throw gone();
+        }
+        return staged;
       },
     },
     async get(id) {

@@ -32,8 +32,14 @@ export async function stageFile(
     await cancel(input);
     throw new NotImplementedError(`stageFile: the ${provider.name} provider has no file API, so files cannot be staged for session ${session.id}`);
   }
-  const file = parseWith(StageFileSchema, input, "file");
-  session.assertOpen();
+  let file: ReturnType<typeof parseStageFile>;
+  try {
+    file = parseStageFile(input);
+    session.assertOpen();
+  } catch (error) {
+    await cancel(input);
+    throw error;
+  }
   if (session.staged.size >= limits.staging.filesPerSession) {
     await cancel(file);
     throw new CapacityError(`stageFile: session ${session.id} already holds ${limits.staging.filesPerSession} staged files`);
@@ -53,6 +59,8 @@ export async function stageFile(
     await rm(spool, { recursive: true, force: true });
   }
 }
+
+const parseStageFile = (input: StageFileInput) => parseWith(StageFileSchema, input, "file");
 
 /** Writes the file's bytes to `path`, refusing (and cancelling the stream) past `maxBytes`; returns the size. */
 async function spoolTo(path: string, file: { bytes?: Uint8Array | undefined; stream?: ReadableStream<Uint8Array> | undefined }, maxBytes: number): Promise<number> {

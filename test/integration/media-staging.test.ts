@@ -96,6 +96,10 @@ describe("media staging, local provider (real Chromium)", () => {
       expect(isValidationError(error), JSON.stringify(file)).toBe(true);
       expect((error as Error).message.startsWith(`${field}:`), (error as Error).message).toBe(true);
     }
+    // A refused file's stream is cancelled, so the host's producer is not left waiting.
+    const source = generatedStream(1024);
+    await expect(adapter.stageFile(handle, { name: "a/b.txt", stream: source.stream })).rejects.toThrow(/^file\.name:/);
+    await source.cancelled;
   });
 
   it("refuses an unknown staged id and a mix of staged and inline files, naming the field", async () => {

@@ -40,13 +40,16 @@ export async function stageFile(
     await cancel(input);
     throw error;
   }
-  if (session.staged.size >= limits.staging.filesPerSession) {
+  const inFlight = staging.get(session) ?? 0;
+  if (session.staged.size + inFlight >= limits.staging.filesPerSession) {
     await cancel(file);
     throw new CapacityError(`stageFile: session ${session.id} already holds ${limits.staging.filesPerSession} staged files`);
   }
+  staging.set(session, inFlight + 1);
   const mimeType = file.mimeType ?? "application/octet-stream";
-  const spool = await mkdtemp(join(tmpdir(), "station-stage-"));
+  let spool: string | undefined;
   try {
+    spool = await mkdtemp(join(tmpdir(), "station-stage-"));
     const spooled = join(spool, "file");
     const size = await spoolTo(spooled, file, maxBytes);
     const data = await openAsBlob(spooled, { type: mimeType });
@@ -56,9 +59,13 @@ export async function stageFile(
     session.staged.set(fileId, { name: file.name, size, path });
     return { fileId, name: file.name, size };
   } finally {
-    await rm(spool, { recursive: true, force: true });
+    staging.set(session, (staging.get(session) ?? 1) - 1);
+    if (spool) await rm(spool, { recursive: true, force: true });
   }
 }
+
+/** Stagings under way per session, counted against its staged-file limit. */
+const staging = new WeakMap<EngineSession, number>();
 
 const parseStageFile = (input: StageFileInput) => parseWith(StageFileSchema, input, "file");
 

@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
-import { isNotImplementedError, isValidationError } from "../../src/errors.js";
+import { isCapacityError, isNotImplementedError, isValidationError } from "../../src/errors.js";
+import { limits } from "../../src/protocol/limits.js";
 import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import { createLocalProvider, type LocalProvider } from "../../src/providers/local/index.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
@@ -113,6 +114,20 @@ describe("media staging, local provider (real Chromium)", () => {
     await expect(adapter.execute(handle, { op: "upload", selector: "#media", files: [{ staged: "/etc/passwd" }] })).rejects.toThrow(
       /^command\.files\[0\]/,
     );
+  });
+
+  it("keeps at most 16 staged files per session, counting stagings under way", async () => {
+    const session = await adapter.open();
+    try {
+      const attempts = await Promise.allSettled(
+        Array.from({ length: limits.staging.filesPerSession + 2 }, (_, index) => adapter.stageFile(session, { name: `f${index}.txt`, bytes: new Uint8Array(1) })),
+      );
+      expect(attempts.filter((attempt) => attempt.status === "fulfilled")).toHaveLength(limits.staging.filesPerSession);
+      const refused = attempts.filter((attempt): attempt is PromiseRejectedResult => attempt.status === "rejected");
+      expect(refused.map((attempt) => isCapacityError(attempt.reason))).toEqual([true, true]);
+    } finally {
+      await adapter.close(session);
+    }
   });
 
   it("removes the session's staging folder when the session closes", async () => {

@@ -163,3 +163,6 @@ export type { PacingOverrides } from "./protocol/pacing-options.js";
 export type { PacingReport, PacingWait } from "./protocol/results.js";
 export { classifyChallenge, challengeStates, challengeDomMarkers, challengeScriptTokens } from "./access/challenge.js";
 export type { ChallengeSignals, ChallengeState, ChallengeResult as ChallengeClassification } from "./access/challenge.js";
+export { stageFile } from "./client/stage-file.js";
+export type { StageFileInput, StagedFile } from "./protocol/staging.js";
+export type { ProviderFiles, StagingFile } from "./providers/types.js";

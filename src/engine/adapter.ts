@@ -1,4 +1,4 @@
-import { ActionFailedError, NotFoundError, OutcomeUnknownError } from "../errors.js";
+import { ActionFailedError, NotFoundError, OutcomeUnknownError, ValidationError } from "../errors.js";
 import type {
   AdapterCapabilities,
   AdapterOpenContext,
@@ -28,6 +28,8 @@ import { toStationError } from "./playwright-errors.js";
 import { SessionScreencast } from "./screencast.js";
 import { PrivateNetworkGuard, type HostLookup } from "./private-network-guard.js";
 import { EngineSession } from "./session.js";
+import { stageFile } from "./stage-file.js";
+import type { StageFileInput, StagedFile } from "../protocol/staging.js";
 
 /** Options of {@link PlaywrightBrowserAdapter}. */
 export interface PlaywrightBrowserAdapterOptions {
@@ -52,6 +54,11 @@ export interface PlaywrightBrowserAdapterOptions {
    * replaces the system resolver (tests).
    */
   blockPrivateNetworks?: boolean | { lookup?: HostLookup };
+  /**
+   * Largest file `stageFile` takes (bytes; default `limits.staging.fileBytesDefault`,
+   * 100 MiB, at most `limits.staging.fileBytesMax`, 1 GiB).
+   */
+  stagingMaxBytes?: number;
 }
 
 const handlers: { [Op in CommandOp]: CommandHandler<Op> } = {
@@ -92,11 +99,17 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
   private readonly watchdogGraceMs: number;
   private readonly now: () => number;
   private readonly privateNetworks: PrivateNetworkGuard | undefined;
+  private readonly stagingMaxBytes: number;
 
   constructor(options: PlaywrightBrowserAdapterOptions = {}) {
     this.provider = options.provider ?? createLocalProvider();
     this.downloadMaxBytes = Math.min(options.downloadMaxBytes ?? limits.downloads.fileBytes, limits.downloads.fileBytes);
     this.watchdogGraceMs = options.watchdogGraceMs ?? 5000;
+    const stagingMaxBytes = options.stagingMaxBytes ?? limits.staging.fileBytesDefault;
+    if (!Number.isInteger(stagingMaxBytes) || stagingMaxBytes < 1 || stagingMaxBytes > limits.staging.fileBytesMax) {
+      throw new ValidationError("options.stagingMaxBytes", `expected an integer from 1 to ${limits.staging.fileBytesMax}`);
+    }
+    this.stagingMaxBytes = stagingMaxBytes;
     const clock = options.clock;
     this.now = clock ? () => clock.now() : Date.now;
     const block = options.blockPrivateNetworks;
@@ -225,6 +238,29 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
       // What the command left loading would keep the page unreadable: stop it, as a person would after a timeout.
       await session.stopPendingNavigation();
       throw failure;
+    }
+  }
+
+  /**
+   * Stages a file for the session through the provider's file API (see
+   * {@link stageFile}); an `upload` command then sets it into a file input
+   * with `files: [{ staged: fileId }]`. Only the bytes or stream handed over
+   * are read, never a path; nothing on the page is touched.
+   *
+   * @example
+   * ```ts
+   * const { fileId } = await adapter.stageFile(handle, { name: "clip.mp4", mimeType: "video/mp4", stream });
+   * await adapter.execute(handle, { op: "upload", selector: "#media", files: [{ staged: fileId }] });
+   * ```
+   * @throws {NotImplementedError} when the provider has no file API; {@link ValidationError} for a bad or oversize file.
+   */
+  async stageFile(handle: BrowserHandle, file: StageFileInput, signal?: AbortSignal): Promise<StagedFile> {
+    const session = this.sessions.get(handle.id);
+    if (!session) throw new NotFoundError(`Browser session ${handle.id} is not open`);
+    try {
+      return await stageFile(session, this.provider, file, this.stagingMaxBytes, signal);
+    } catch (error) {
+      throw toStationError(error, "stageFile");
     }
   }
 

@@ -69,6 +69,8 @@ export class EngineSession {
   readonly downloads: DownloadStore;
   readonly pages = new Map<string, PageState>();
   closed = false;
+  /** Files staged for this session (`stageFile`), by file id: where the browser reads each. */
+  readonly staged = new Map<string, { name: string; size: number; path: string }>();
   tracing: { timer: ReturnType<typeof setTimeout> } | undefined;
 
   private selectedId = "";

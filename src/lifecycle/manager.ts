@@ -4,6 +4,7 @@ import {
   JournalError,
   CapacityError,
   NotFoundError,
+  NotImplementedError,
   OutcomeUnknownError,
   ProfileInUseError,
   ReconcileRequiredError,
@@ -36,6 +37,7 @@ import { resolveSessionManagerOptions, type ResolvedSessionManagerOptions, type 
 import { Recorder, type RecordingFrame } from "./recordings.js";
 import type { Checkpoint, JournalEntry, RecordingMeta, StoredLedger, StoredPacing } from "./stores.js";
 import type { ControlRelease, LiveFrame, ManagedSessionInfo } from "../protocol/sessions.js";
+import type { StageFileInput, StagedFile } from "../protocol/staging.js";
 
 export type { ManagedSessionInfo } from "../protocol/sessions.js";
 
@@ -714,6 +716,32 @@ export class BrowserSessionManager implements BrowserBackend {
     const session = this.session(sessionId);
     if (!this.adapter.screencast) return undefined;
     return this.adapter.screencast(session.handle, listener);
+  }
+
+  /**
+   * Stages a file for a session through its provider's file API (the host's
+   * bytes or stream, never a path; bounded by the engine's `stagingMaxBytes`),
+   * for an `upload` with `files: [{ staged: fileId }]`. It touches no page,
+   * so it is not an action and counts as activity.
+   *
+   * @example
+   * ```ts
+   * const { fileId } = await manager.stageFile(id, { name: "clip.mp4", mimeType: "video/mp4", stream });
+   * await manager.execute(id, { op: "upload", selector: "#media", files: [{ staged: fileId }] });
+   * ```
+   * @throws {NotFoundError} for an unknown session; {@link NotImplementedError} when the adapter or provider cannot stage files.
+   */
+  async stageFile(sessionId: string, file: StageFileInput, signal?: AbortSignal): Promise<StagedFile> {
+    await this.ready();
+    const session = this.session(sessionId);
+    if (!this.adapter.stageFile) {
+      await (file as { stream?: ReadableStream }).stream?.cancel().catch(() => undefined);
+      throw new NotImplementedError(`stageFile: this adapter cannot stage files (session ${sessionId})`);
+    }
+    this.touch(session);
+    const staged = await this.adapter.stageFile(session.handle, file, signal);
+    this.touch(session);
+    return staged;
   }
 
   /** The latest journal entries (bounded metadata; typed text masked). */

@@ -1,6 +1,7 @@
 import type { BrowserCommand, BrowserCommandInput, CommandOp } from "./commands.js";
 import type { OpenOptions } from "./open-options.js";
 import type { CommandResult } from "./results.js";
+import type { StageFileInput, StagedFile } from "./staging.js";
 
 /** An open browser session as the adapter hands it out. */
 export interface BrowserHandle {
@@ -93,6 +94,14 @@ export interface BrowserAdapter {
    * @throws {CapacityError} when the session already has its limit of viewers.
    */
   screencast?(handle: BrowserHandle, listener: ScreencastListener): Promise<ScreencastWatch>;
+  /**
+   * Stages a file (the host's bytes or stream, never a path) through the
+   * provider's file API, for an `upload` with `files: [{ staged: fileId }]`.
+   * Absent where the engine has none.
+   *
+   * @throws {NotImplementedError} when the provider has no file API.
+   */
+  stageFile?(handle: BrowserHandle, file: StageFileInput, signal?: AbortSignal): Promise<StagedFile>;
   /** Closes every session and ends what the adapter started (browsers, connections). */
   shutdown?(): Promise<void>;
 }

@@ -78,6 +78,19 @@ export function uploadSizeProblem(files: unknown): string | undefined {
   return total > limits.upload.decodedBytes ? `${total} bytes in total; at most ${limits.upload.decodedBytes} decoded bytes per upload` : undefined;
 }
 
+/**
+ * The id of a file staged for a session (`stageFile`), as an `upload` file
+ * `{ staged: fileId }` takes it. Kept here, not in `command-fields.ts`, so the
+ * `/agent` bundle (whose upload tool sends inline bytes only) leaves it out.
+ */
+export const stagedFileId = v.pipe(
+  v.string("expected a staged file id"),
+  v.regex(/^file_[0-9a-f-]{36}$/, "expected a staged file id as stageFile returned it (file_<uuid>)"),
+);
+
+/** True when an upload file is a staged one (`{ staged }`) rather than inline bytes. */
+export const isStagedFile = (file: object): file is { staged: string } => "staged" in file;
+
 /** One schema per command, keyed by `op`. */
 export const commandSchemas = {
   // Navigation
@@ -135,7 +148,13 @@ export const commandSchemas = {
   upload: targeted("upload", {
     textChange,
     files: v.pipe(
-      v.array(v.strictObject(uploadFileEntries), "expected an array of files"),
+      v.array(
+        v.union(
+          [v.strictObject(uploadFileEntries), v.strictObject({ staged: stagedFileId })],
+          "expected a file { name, mimeType?, base64 } or a staged file { staged: fileId }",
+        ),
+        "expected an array of files",
+      ),
       v.minLength(1, "expected at least one file"),
       v.maxLength(limits.upload.files, `at most ${limits.upload.files} files per upload`),
     ),

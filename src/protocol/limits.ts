@@ -199,6 +199,19 @@ export const limits = /* @__PURE__ */ (() => ({
     /** Largest trace archive returned (bytes; base64 in a response stays under the worker's 33 MiB). */
     maxBytes: 16 * MiB,
   },
+  /**
+   * Files staged for a session through the provider's file API (`stageFile`),
+   * for uploads past the 4 MiB command path. The byte bound is an option of
+   * the engine (`stagingMaxBytes`), at most the ceiling here.
+   */
+  staging: {
+    fileBytesDefault: 100 * MiB,
+    fileBytesMax: 1024 * MiB,
+    /** Staged files a session keeps; staging past it is refused. */
+    filesPerSession: 16,
+    /** Longest MIME type given with a staged file (characters). */
+    mimeTypeLength: 255,
+  },
   recording: {
     frameIntervalMs: 5_000,
     framesPerRecording: 120,

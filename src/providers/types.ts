@@ -49,6 +49,26 @@ export interface ProviderSession {
   viewport?: Viewport;
 }
 
+/** A file handed to a provider's file API: the host's bytes, never a host path. */
+export interface StagingFile {
+  /** The file name, without slashes. */
+  name: string;
+  mimeType: string;
+  /** The bytes (a file-backed `Blob` on Node, so a large file is not held in memory). */
+  data: Blob;
+}
+
+/**
+ * A provider's own file API: puts a file where the session's browser can read
+ * it and says where, as a path on the browser's machine (Steel
+ * `sessions.files.upload`, Browserbase `sessions.uploads.create`, the local
+ * provider's session-scoped staging folder). The engine then sets that path
+ * into a file input over CDP; it never clicks or submits anything.
+ */
+export interface ProviderFiles {
+  stage(sessionId: string, file: StagingFile, signal?: AbortSignal): Promise<{ path: string }>;
+}
+
 /** The contract every provider implements. */
 export interface BrowserProvider {
   readonly name: string;
@@ -66,4 +86,6 @@ export interface BrowserProvider {
    * by the `challenge` command only, never after every action.
    */
   solver?: { status(id: string, signal?: AbortSignal): Promise<SolverSignal | undefined> };
+  /** The provider's file API for staged uploads; without it, staging is refused as not implemented. */
+  files?: ProviderFiles;
 }

@@ -27,6 +27,8 @@ export interface WorkerCommandLine {
   tenantMaxSessions?: number;
   /** Idle expiry of a session (ms), from `--idle-timeout` with its unit. */
   idleTimeoutMs?: number;
+  /** Largest file `stageFile` takes (bytes, `--staging-max-bytes`); the engine's default when absent. */
+  stagingMaxBytes?: number;
   /** Bounds of the HTTP server. */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
@@ -53,6 +55,7 @@ Options:
   --tenant-max-sessions N  sessions one tenant may hold at once (default: no quota beyond --max-sessions)
   --idle-timeout DURATION  close a session after this long without actions, with its unit:
                          1500ms, 90s, 15m or 2h (default 15m; 1s to 24h)
+  --staging-max-bytes N  largest file staged for an upload (default 104857600, 100 MiB; at most 1 GiB)
   --headers-timeout-ms MS  time a client has to send its request headers (default 10000)
   --request-timeout-ms MS  time a client has to send its whole request (default 30000)
   --max-connections N    HTTP connections held at once; more are dropped (default 256)
@@ -83,6 +86,7 @@ const flags = [
   "profiles",
   "tenant-max-sessions",
   "idle-timeout",
+  "staging-max-bytes",
   "headers-timeout-ms",
   "request-timeout-ms",
   "max-connections",
@@ -167,6 +171,9 @@ export function parseWorkerCommandLine(argv: readonly string[], environment: Rec
       : {}),
     ...(values.has("idle-timeout")
       ? { idleTimeoutMs: durationFlag("idle-timeout", values.get("idle-timeout")!, limits.manager.idleTimeoutMinMs, limits.manager.idleTimeoutMaxMs) }
+      : {}),
+    ...(values.has("staging-max-bytes")
+      ? { stagingMaxBytes: integerFlag("staging-max-bytes", values.get("staging-max-bytes")!, 1, limits.staging.fileBytesMax) }
       : {}),
     headersTimeoutMs: integerFlag("headers-timeout-ms", values.get("headers-timeout-ms") ?? String(workerHttpServerDefaults.headersTimeoutMs), 100, 600_000),
     requestTimeoutMs: integerFlag("request-timeout-ms", values.get("request-timeout-ms") ?? String(workerHttpServerDefaults.requestTimeoutMs), 100, 3_600_000),

@@ -35,7 +35,10 @@ function listen(server: Server, port: number, host: string): Promise<AddressInfo
 async function run(commandLine: WorkerCommandLine): Promise<void> {
   findChromium();
   const provider = createLocalProvider(commandLine.profileRoot === undefined ? {} : { profileRootDir: commandLine.profileRoot });
-  const adapter = new PlaywrightBrowserAdapter({ provider });
+  const adapter = new PlaywrightBrowserAdapter({
+    provider,
+    ...(commandLine.stagingMaxBytes === undefined ? {} : { stagingMaxBytes: commandLine.stagingMaxBytes }),
+  });
   const manager = new BrowserSessionManager(adapter, commandLine.maxSessions, {
     profileGrants: commandLine.profileGrants,
     ...(commandLine.idleTimeoutMs === undefined ? {} : { idleTimeoutMs: commandLine.idleTimeoutMs }),

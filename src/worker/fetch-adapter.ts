@@ -38,6 +38,7 @@ export function callFromRequest(request: Request): IncomingCall {
     query: url.searchParams,
     header: (name) => request.headers.get(name) ?? undefined,
     readBody: (limit, gate) => readStreamBody(request.body, limit, gate),
+    bodyStream: () => request.body ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }),
     signal: request.signal,
   };
 }

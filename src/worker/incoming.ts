@@ -12,6 +12,8 @@ export interface IncomingCall {
   header(name: string): string | undefined;
   /** Reads the body up to a byte limit. */
   readBody: ReadBody;
+  /** The body as a stream, read as it arrives (staged files); use either this or `readBody`. */
+  bodyStream(): ReadableStream<Uint8Array>;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
 }

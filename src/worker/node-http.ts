@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
 import type { Answer } from "./answers.js";
 import { bodyMeter, type BodyRead, type LargeBodyGate } from "./body.js";
 import type { IncomingCall } from "./incoming.js";
@@ -113,6 +114,11 @@ class NodeCall implements IncomingCall {
 
   readBody(limit: number, gate?: LargeBodyGate): Promise<BodyRead> {
     return readNodeBody(this.request, limit, gate);
+  }
+
+  /** The body as a web stream with the socket's backpressure (nothing is read ahead past its small queue). */
+  bodyStream(): ReadableStream<Uint8Array> {
+    return Readable.toWeb(this.request) as unknown as ReadableStream<Uint8Array>;
   }
 }
 

@@ -12,6 +12,7 @@ import type { IncomingCall } from "./incoming.js";
 import { callFromNode, sendNodeAnswer } from "./node-http.js";
 import { resolveBrowserWorkerOptions, type BrowserWorkerOptions } from "./options.js";
 import { routeMatcher } from "./routes.js";
+import { filesSuffix, stageFromCall } from "./files-route.js";
 import { TenantScope } from "./tenant-scope.js";
 
 /** A running worker: one HTTP handler in two forms, plus draining and shutdown. */
@@ -104,7 +105,8 @@ export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorke
       if (closing) return unread(errorAnswer("draining", "This worker is shutting down and takes no more requests"));
       return live(call);
     }
-    const routeScope = matchRoute(call.pathname);
+    const stagingScope = call.pathname.endsWith(filesSuffix) ? matchRoute(call.pathname.slice(0, -filesSuffix.length)) : undefined;
+    const routeScope = stagingScope ?? matchRoute(call.pathname);
     if (!routeScope) {
       return unread(errorAnswer("not_found", "No route at this path (a wrong station id?); routes are POST /api/v1/stations/:stationId/execution/browser and POST /api/v1/tenant/stations/:stationId/execution/browser"));
     }
@@ -117,6 +119,7 @@ export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorke
       return unread(errorAnswer(auth.error.code, auth.error.message, headers ? { headers } : {}));
     }
     if (closing) return unread(errorAnswer("draining", "This worker is shutting down and takes no more requests"));
+    if (stagingScope) return stage(call, auth.caller);
     if (!isJson(call.header("content-type"))) {
       return unread(errorAnswer("bad_request", "Expected a JSON body with content-type: application/json"));
     }
@@ -132,6 +135,25 @@ export function createBrowserWorker(options: BrowserWorkerOptions): BrowserWorke
       return await readAndRun(call, auth.caller, gate);
     } finally {
       if (admittedLarge) largeBodies--;
+    }
+  }
+
+  /** The staging route: the body streams into `stageFile`, counted as one of the large bodies held at once. */
+  async function stage(call: IncomingCall, caller: Caller): Promise<Answer> {
+    if (draining) return unread(errorAnswer("draining", "This worker is draining: stageFile is refused; use another worker"));
+    if (call.header("content-type")?.split(";")[0]?.trim().toLowerCase() !== "application/octet-stream") {
+      return unread(errorAnswer("bad_request", "Expected the file's bytes as the body with content-type: application/octet-stream"));
+    }
+    if (largeBodies >= maxLargeBodies) {
+      return unread(errorAnswer("capacity", `${maxLargeBodies} large request bodies (uploads) are being received already; nothing was staged; send it again shortly`));
+    }
+    largeBodies++;
+    try {
+      return await stageFromCall(call, caller, manager, scope, maxResponseBytes);
+    } catch (error) {
+      return unread(failureAnswer(error, "stageFile", redact, report("stageFile")));
+    } finally {
+      largeBodies--;
     }
   }
 

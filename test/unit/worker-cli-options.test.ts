@@ -33,6 +33,12 @@ describe("worker command line: quotas, idle expiry and HTTP bounds", () => {
     expect(refusal("--headers-timeout-ms", "5000", "--request-timeout-ms", "1000")).toBe("--headers-timeout-ms (5000) must not exceed --request-timeout-ms (1000)");
   });
 
+  it("reads --staging-max-bytes within the staging ceiling", () => {
+    expect(parse("--staging-max-bytes", "52428800").stagingMaxBytes).toBe(52_428_800);
+    expect(parse().stagingMaxBytes).toBeUndefined();
+    expect(refusal("--staging-max-bytes", String(2 * 1024 * 1024 * 1024))).toBe("--staging-max-bytes expects an integer from 1 to 1073741824");
+  });
+
   it("takes --idle-timeout with its unit only", () => {
     expect(parse("--idle-timeout", "1500ms").idleTimeoutMs).toBe(1500);
     expect(parse("--idle-timeout", "90s").idleTimeoutMs).toBe(90_000);

@@ -21,6 +21,7 @@ import type { BrowserProvider, CreateSessionRequest, ProfileGrant, ProviderSessi
 import { createContextHolds } from "./context-holds.js";
 import { resolveBrowserbaseOptions, type BrowserbaseRestProviderOptions } from "./options.js";
 import { assertOpenTag, createSessionBody, openTagQuery, sessionPathId, storedOpenTag, toProviderSession, type WireSession } from "./wire.js";
+import { createBrowserbaseUploads } from "./uploads.js";
 
 /** A Browserbase provider without a driver: REST only, usable on every runtime. */
 export interface BrowserbaseRestProvider extends BrowserProvider {
@@ -242,6 +243,9 @@ export function createBrowserbaseRestProvider(options: BrowserbaseRestProviderOp
     release,
     find,
     liveViewUrl: (id) => readLiveView(id),
+    files: createBrowserbaseUploads((id, file, signal) =>
+      call(`upload file ${file.name} to session ${id}`, true, (request) => client.sessions.uploads.create(sessionPathId(id), { file }, request), signal),
+    ),
     profiles: {
       async awaitPersisted(profile, signal) {
         if (typeof profile?.id !== "string" || !profileIdPattern.test(profile.id)) throw new ValidationError("profile.id", profileIdRule);

@@ -10,6 +10,7 @@ import { findChromium } from "./find-chromium.js";
 import { chromiumEnvironment, closedNetworkArgs } from "./launch-settings.js";
 import { createRunDirectory, type RunDirectory } from "./run-directory.js";
 import type { PlaywrightProvider } from "../cdp.js";
+import { createSessionStagingFolders } from "./staging-folder.js";
 
 /** Options of {@link createLocalProvider}. */
 export interface LocalProviderOptions {
@@ -116,6 +117,8 @@ export function createLocalProvider(options: LocalProviderOptions = {}): LocalPr
     return { launch, artifacts };
   }
 
+  const staging = createSessionStagingFolders(async () => (await runDirectory()).path);
+
   const removeDirectory = (directory: string) => () => void rm(directory, { recursive: true, force: true }).catch(() => undefined);
 
   /** The browser shared by `key`'s ephemeral sessions, launched on first use; counts one more session. */
@@ -214,6 +217,7 @@ export function createLocalProvider(options: LocalProviderOptions = {}): LocalPr
     try {
       await session.context.close();
     } finally {
+      await staging.remove(id).catch(() => undefined);
       if (session.record.profileId) openProfiles.delete(session.record.profileId);
       if (session.shared) await releaseBrowser(session.shared.key, session.shared.browser);
     }
@@ -226,6 +230,19 @@ export function createLocalProvider(options: LocalProviderOptions = {}): LocalPr
     },
     create,
     release,
+    files: {
+      async stage(sessionId, file) {
+        const gone = () => new NotFoundError(`Local session ${sessionId} does not exist (already released?)`);
+        if (!sessions.has(sessionId)) throw gone();
+        const staged = await staging.stage(sessionId, file);
+        // Released meanwhile: its folder was removed before this file landed; remove it again.
+        if (!sessions.has(sessionId)) {
+          await staging.remove(sessionId);
+          throw gone();
+        }
+        return staged;
+      },
+    },
     async get(id) {
       return sessions.get(id)?.record;
     },

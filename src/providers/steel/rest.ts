@@ -21,6 +21,7 @@ import { createSteelApi } from "./api.js";
 import { resolveSteelOptions, type SteelRestProviderOptions } from "./options.js";
 import { createSteelProfiles } from "./profiles.js";
 import { steelSolverStatus } from "./captchas.js";
+import { createSteelFiles } from "./files.js";
 import { awaitLaunched, createSelfHostedSlot } from "./self-hosted.js";
 import { dimensionsOf, isAbsenceAnswer, isUuid, steelSessionId, toProviderSession, withApiKey } from "./sessions.js";
 
@@ -312,6 +313,7 @@ export function createSteelRestProvider(options: SteelRestProviderOptions): Stee
       return describe(id, session);
     },
     profiles: { awaitPersisted: (profile, signal) => profiles.awaitPersisted(profile, signal) },
+    files: createSteelFiles(api),
     // Self-hosted steel-browser has no captcha routes.
     ...(resolved.selfHosted ? {} : { solver: { status: (id: string, signal?: AbortSignal) => steelSolverStatus(api, id, signal) } }),
     awaitLaunched: async (id, signal) => (resolved.selfHosted ? awaitLaunched(api, resolved, id, signal) : undefined),

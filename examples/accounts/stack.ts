@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { BrowserUseClient } from "../../src/agent.js";
+import { BrowserUseClient, type BrowserUseClientOptions } from "../../src/agent.js";
 import { BrowserSessionManager, PlaywrightBrowserAdapter, createLocalProvider } from "../../src/playwright.js";
 import { createBrowserWorker, createWorkerHttpServer } from "../../src/worker/index.js";
 
@@ -17,6 +17,8 @@ export interface AccountsStack {
   manager: BrowserSessionManager;
   /** A client with the tenant's own key (tenant route). */
   clientOf(tenantId: string): BrowserUseClient;
+  /** The options of that client (what `stageFile` takes to stream a file to the worker). */
+  clientOptionsOf(tenantId: string): BrowserUseClientOptions;
   /** Stops the worker, its sessions and Chromium. Closing a session never logs an account out. */
   close(): Promise<void>;
 }
@@ -40,13 +42,15 @@ export async function startAccountsStack(options: { profileRoot: string; grants:
   await provider.start();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const clientOptionsOf = (tenantId: string): BrowserUseClientOptions => {
+    const apiKey = keys[tenantId];
+    if (apiKey === undefined) throw new Error(`no tenant ${tenantId} in this stack`);
+    return { baseUrl, stationId: "accounts", apiKey, timeoutMs: 60_000 };
+  };
   return {
     manager,
-    clientOf(tenantId) {
-      const apiKey = keys[tenantId];
-      if (apiKey === undefined) throw new Error(`no tenant ${tenantId} in this stack`);
-      return new BrowserUseClient({ baseUrl, stationId: "accounts", apiKey, timeoutMs: 60_000 });
-    },
+    clientOf: (tenantId) => new BrowserUseClient(clientOptionsOf(tenantId)),
+    clientOptionsOf,
     async close() {
       await worker.close(); // closes the manager, which (ownsAdapter) ends Chromium
       server.closeAllConnections();

@@ -12,8 +12,14 @@
  *   with a pacing policy, each message typed and sent, then the page's answer
  *   read. A throttle banner pauses the profile; the next send is refused
  *   (`RateLimitedError`) and the job stops instead of retrying.
+ * - {@link postMedia}: a large file the host hands over (bytes or a stream,
+ *   never a path) is staged through the worker and set into the upload form;
+ *   it is published only when the host's task says so.
  */
 import { createBrowserAgentTools, type BrowserUseClient, type TakeoverNotice } from "../../src/agent.js";
+import { stageFile } from "../../src/client/stage-file.js";
+import type { StageFileInput } from "../../src/protocol/staging.js";
+import type { BrowserUseClientOptions } from "../../src/client/options.js";
 import { isRateLimitedError } from "../../src/errors.js";
 import type { OpenOptions } from "../../src/protocol/open-options.js";
 
@@ -128,6 +134,41 @@ export async function sendMessages(
       report.sent.push(message);
     }
     return report;
+  } finally {
+    await client.close(id);
+  }
+}
+
+export interface MediaReport {
+  /** What the worker staged (its size as counted on the way in). */
+  staged: { fileId: string; size: number };
+  /** "Publish" was clicked (the host's task asked for it). */
+  published: boolean;
+}
+
+/**
+ * Uploads one file in a session of the profile: staged through the worker
+ * (past the 4 MiB command path), set into `#media`, sent with "Upload".
+ * "Publish" is clicked only when `publish` is true: uploading never publishes.
+ */
+export async function postMedia(
+  client: BrowserUseClient,
+  clientOptions: BrowserUseClientOptions,
+  options: { profileId: string; siteUrl: string; file: StageFileInput; publish: boolean },
+): Promise<MediaReport> {
+  const { id } = await client.open({ profileId: options.profileId, openTag: crypto.randomUUID() });
+  try {
+    await client.execute(id, { op: "navigate", url: options.siteUrl });
+    const staged = await stageFile(clientOptions, id, options.file);
+    await client.execute(id, { op: "upload", selector: "#media", files: [{ staged: staged.fileId }] });
+    await client.execute(id, { op: "click", selector: "#upload" });
+    // The page sends the file to the site: a big one takes a while.
+    await client.execute(id, { op: "waitFor", text: "not published yet", timeoutMs: 90_000 });
+    if (options.publish) {
+      await client.execute(id, { op: "click", selector: "#publish" });
+      await client.execute(id, { op: "waitFor", text: "Published." });
+    }
+    return { staged: { fileId: staged.fileId, size: staged.size }, published: options.publish };
   } finally {
     await client.close(id);
   }

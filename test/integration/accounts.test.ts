@@ -14,7 +14,7 @@ import { chromium, type Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMessagingSite, type MessagingSite } from "../../examples/accounts/messaging-site.js";
 import { startAccountsStack, type AccountsStack } from "../../examples/accounts/stack.js";
-import { checkLinked, linkAccount, sendMessages } from "../../examples/accounts/workflow.js";
+import { checkLinked, linkAccount, postMedia, sendMessages } from "../../examples/accounts/workflow.js";
 import type { BrowserUseClient, TakeoverNotice } from "../../src/agent.js";
 import { isProfileInUseError, isRateLimitedError, isValidationError } from "../../src/errors.js";
 import { closedNetworkArgs, findChromium } from "../../src/providers/local/index.js";
@@ -131,20 +131,33 @@ describe("persistent accounts (local provider)", () => {
     }
   });
 
-  it("the upload form: uploading keeps the file unpublished; publishing is its own button", async () => {
-    const { id } = await acme.open({ profileId: acmeProfile, openTag: crypto.randomUUID() });
-    try {
-      await acme.execute(id, { op: "navigate", url: site.url });
-      await acme.execute(id, { op: "upload", selector: "#media", files: [{ name: "clip.txt", mimeType: "text/plain", base64: btoa("hello media") }] });
-      await acme.execute(id, { op: "click", selector: "#upload" });
-      await acme.execute(id, { op: "waitFor", text: "not published yet" });
-      expect(site.devices.get(deviceId)?.uploads).toEqual([{ uploadId: "upload-1", name: "clip.txt", bytes: 11, published: false }]);
-      await acme.execute(id, { op: "click", selector: "#publish" });
-      await acme.execute(id, { op: "waitFor", text: "Published." });
-      expect(site.devices.get(deviceId)?.uploads[0]?.published).toBe(true);
-    } finally {
-      await acme.close(id);
-    }
+  it("media: an 8 MiB video staged through the worker is uploaded and stays unpublished; the task's publish publishes", { timeout: 120_000 }, async () => {
+    // Past the 4 MiB command path. (A 50 MB file reaches the input — test/integration/media-staging.test.ts —
+    // but the stand-in page posting all of it to the site did not finish within 90 s here: not diagnosed yet.)
+    const size = 8 * 1024 * 1024;
+    const chunk = new Uint8Array(1024 * 1024).fill(7);
+    let sent = 0;
+    // The host's own stream (never a path), in chunks of 1 MiB.
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent >= size) return controller.close();
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    });
+    const options = stack.clientOptionsOf("acme");
+    const video = await postMedia(acme, options, { profileId: acmeProfile, siteUrl: site.url, file: { name: "clip.mp4", mimeType: "video/mp4", stream }, publish: false });
+    expect(video).toMatchObject({ staged: { size }, published: false });
+    const uploads = site.devices.get(deviceId)?.uploads ?? [];
+    // The site received every byte from the page's own form, and nothing was published.
+    expect(uploads.at(-1)).toMatchObject({ name: "clip.mp4", bytes: size, published: false });
+
+    const note = await postMedia(acme, options, { profileId: acmeProfile, siteUrl: site.url, file: { name: "note.txt", mimeType: "text/plain", bytes: new TextEncoder().encode("hello media") }, publish: true });
+    expect(note.published).toBe(true);
+    expect(site.devices.get(deviceId)?.uploads.at(-1)).toMatchObject({ name: "note.txt", bytes: 11, published: true });
+    // The video stays unpublished.
+    expect(site.devices.get(deviceId)?.uploads.find((upload) => upload.name === "clip.mp4")?.published).toBe(false);
+    expect(stack.manager.list()).toEqual([]);
   });
 
   it("at the default pacing policy the throttle banner never appears", { timeout: 90_000 }, async () => {

@@ -72,6 +72,8 @@ async function playHuman(client: BrowserUseClient, notice: TakeoverNotice): Prom
     await client.execute(notice.sessionId, { op: "waitFor", selector: "#composer" });
     await viewer.getByRole("button", { name: "Release control" }).click();
     await viewer.waitForSelector('body[data-control="automation"]');
+    // The page stops sending input at once; the worker answers the release once it has read the page.
+    await viewer.getByText("Control handed back").waitFor();
     return { mode, deviceId };
   } finally {
     await viewer.close();

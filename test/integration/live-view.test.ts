@@ -208,6 +208,8 @@ describe("live view page (screencast)", () => {
     // Release hands back.
     await viewer.getByRole("button", { name: "Release control" }).click();
     await viewer.waitForSelector('body[data-control="automation"]');
+    // The page stops sending input at once; the worker answers the release once it has read the page.
+    await viewer.getByText("Control handed back").waitFor();
     expect(await acme.control(id)).toEqual({ mode: "automation" });
     const target = listed.pages.find((each) => !each.selected)!;
     await expect(acme.execute(id, { op: "selectPage", pageId: target.pageId })).resolves.toMatchObject({ ok: true });
@@ -374,6 +376,8 @@ describe("live view page (polling where no screencast is available)", () => {
     expect(Math.abs(Number(match![2]) - 600)).toBeLessThanOrEqual(2);
     await viewer.getByRole("button", { name: "Release control" }).click();
     await viewer.waitForSelector('body[data-control="automation"]');
+    // The page stops sending input at once; the worker answers the release once it has read the page.
+    await viewer.getByText("Control handed back").waitFor();
     expect(await acme.control(id)).toEqual({ mode: "automation" });
     await viewer.close();
     await acme.close(id);

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { Readable } from "node:stream";
 import type { Answer } from "./answers.js";
 import { bodyMeter, type BodyRead, type LargeBodyGate } from "./body.js";
 import type { IncomingCall } from "./incoming.js";
@@ -116,10 +115,51 @@ class NodeCall implements IncomingCall {
     return readNodeBody(this.request, limit, gate);
   }
 
-  /** The body as a web stream with the socket's backpressure (nothing is read ahead past its small queue). */
+  /**
+   * The body as a web stream with the socket's backpressure (nothing is read
+   * ahead past its small queue). Not `Readable.toWeb`: on Node 20 its data
+   * handler still enqueues after the stream was cancelled (a refused file),
+   * an uncaught `ERR_INVALID_STATE` that would take the worker down.
+   */
   bodyStream(): ReadableStream<Uint8Array> {
-    return Readable.toWeb(this.request) as unknown as ReadableStream<Uint8Array>;
+    return nodeBodyStream(this.request);
   }
+}
+
+function nodeBodyStream(request: IncomingMessage): ReadableStream<Uint8Array> {
+  let settled = false;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      request.on("data", (chunk: Buffer) => {
+        if (settled) return;
+        controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+        if ((controller.desiredSize ?? 0) <= 0) request.pause();
+      });
+      request.once("end", () => {
+        if (settled) return;
+        settled = true;
+        controller.close();
+      });
+      request.once("error", (error) => {
+        if (settled) return;
+        settled = true;
+        controller.error(error);
+      });
+      request.once("close", () => {
+        if (settled) return;
+        settled = true;
+        controller.error(new Error("the request body ended before it was complete"));
+      });
+    },
+    pull() {
+      request.resume();
+    },
+    cancel() {
+      // The rest stays unread; the answer then closes the connection.
+      settled = true;
+      request.pause();
+    },
+  });
 }
 
 /** A Node request as the worker reads it; `signal` aborts when the client disconnects before the answer is sent. */

@@ -32,18 +32,27 @@ export async function awaitTurn(
 ): Promise<PacedStart | undefined> {
   if (!pacer.paces(sessionId, command.op)) return undefined;
   const typed = withCadence(pacer, sessionId, command);
-  const turn = pacer.turn(sessionId, command.op, commandBudgetMs(command));
-  if (turn.waitMs > 0) {
-    events.emit("pacing-wait", { sessionId, op: command.op, waitMs: turn.waitMs, reasons: turn.reasons });
+  const budgetMs = commandBudgetMs(command);
+  let turn = pacer.turn(sessionId, command.op, budgetMs);
+  const reasons = new Set(turn.reasons);
+  const startedAt = clock.now();
+  let waitedMs = 0;
+  for (let round = 0; turn.waitMs > 0; round++) {
+    // One event per action, and another only for a new reason (a pause begun meanwhile); a timer that fired a
+    // little early (timers and the wall clock round apart) leaves a remainder that is waited quietly.
+    const fresh = turn.reasons.filter((reason) => !reasons.has(reason));
+    if (round === 0 || fresh.length > 0) events.emit("pacing-wait", { sessionId, op: command.op, waitMs: turn.waitMs, reasons: turn.reasons });
+    for (const reason of turn.reasons) reasons.add(reason);
     if (!(await waitOn(clock, turn.waitMs, signal))) {
       throw new ActionFailedError(`${command.op} on session ${sessionId} was cancelled while it waited for its turn (pacing); nothing was sent to the page`);
     }
-    // A pause may have begun meanwhile: the action runs only if nothing more is owed.
-    pacer.turn(sessionId, command.op, 0);
+    waitedMs = Math.max(0, clock.now() - startedAt);
+    // The action runs only when nothing more is owed within what is left of its budget.
+    turn = pacer.turn(sessionId, command.op, Math.max(0, budgetMs - waitedMs));
   }
   const typingMs = keyDelaysTotalMs(typed as { keyDelaysMs?: number[] });
-  pacer.take(sessionId, command.op, turn.waitMs, turn.reasons, typingMs);
-  return { command: typed, pacedMs: turn.waitMs + typingMs };
+  pacer.take(sessionId, command.op, waitedMs, [...reasons], typingMs);
+  return { command: typed, pacedMs: waitedMs + typingMs };
 }
 
 /** `fill` and `type` with the policy's typing cadence, when human typing is on and the caller set none. */

@@ -67,6 +67,9 @@ async function playHuman(client: BrowserUseClient, notice: TakeoverNotice): Prom
     // The frame is the page's 1280×800 viewport, shown scaled.
     await viewer.mouse.click(image.x + (image.width * (button!.x + button!.width / 2)) / 1280, image.y + (image.height * (button!.y + button!.height / 2)) / 800);
     const deviceId = await linked;
+    // The link reached the site while the click (which waits for the reload it starts) may still run: the session
+    // takes one command at a time, so wait until the page has its answer before the host's next call.
+    await viewer.waitForFunction(() => Number(document.body.dataset.inputs ?? "0") >= 1);
     const { mode } = await client.control(notice.sessionId);
     // The page stores the device and reloads into the chat (waitFor is an observation: allowed under the lease).
     await client.execute(notice.sessionId, { op: "waitFor", selector: "#composer" });

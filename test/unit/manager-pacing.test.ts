@@ -3,7 +3,7 @@
  * a hosted provider, with a fake clock (waits end only when the test moves
  * it) and a seeded random source. Nothing here sleeps.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createSeededRandom } from "../../src/access/pacing/index.js";
 import { ActionFailedError, RateLimitedError, ValidationError, isRateLimitedError } from "../../src/errors.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
@@ -241,6 +241,36 @@ describe("human typing", () => {
     const { adapter, manager, id } = await setup("browserbase");
     await manager.execute(id, { op: "fill", selector: "#q", value: "hello" });
     expect(adapter.commands.at(-1)).not.toHaveProperty("keyDelaysMs");
+    await manager.close();
+  });
+});
+
+describe("timers that fire a little early", () => {
+  /** A clock whose timers fire 1 ms before they are due, as real timers and the wall clock can round apart. */
+  class EarlyClock extends FakeClock {
+    override setTimeout(callback: () => void, ms: number): unknown {
+      return super.setTimeout(callback, Math.max(0, ms - 1));
+    }
+  }
+
+  it("waits the remainder quietly and runs the action, never refusing it for the lost millisecond", async () => {
+    const adapter = new FakeAdapter("browserbase");
+    const clock = new EarlyClock(Date.UTC(2026, 11, 1, 9, 0, 0));
+    const manager = new BrowserSessionManager(adapter, 1, { clock, random: createSeededRandom(5) });
+    const { id } = await manager.open({});
+    const waits: number[] = [];
+    manager.events.on("pacing-wait", ({ waitMs }) => void waits.push(waitMs));
+    await manager.execute(id, { op: "click", selector: "#go" });
+    const second = manager.execute(id, { op: "click", selector: "#go" });
+    await new Promise((resolve) => manager.events.once("pacing-wait", resolve));
+    const [waitMs] = waits;
+    clock.advance(waitMs! - 1); // the timer fires; 1 ms is still owed
+    expect(adapter.count("click")).toBe(1);
+    await vi.waitFor(() => expect(clock.pending).toBe(1)); // the remainder's timer
+    clock.advance(1);
+    await expect(second).resolves.toMatchObject({ ok: true, pacedMs: waitMs });
+    expect(adapter.count("click")).toBe(2);
+    expect(waits).toEqual([waitMs]); // one event for the one action
     await manager.close();
   });
 });

@@ -134,7 +134,7 @@ describe("persistent accounts (local provider)", () => {
     }
   });
 
-  it("media: a 50 MB video streamed through the worker is uploaded by the page and stays unpublished; the task's publish publishes", { timeout: 90_000 }, async () => {
+  it("media: a 50 MB video streamed through the worker is uploaded by the page and stays unpublished; the task's publish publishes", { timeout: 120_000 }, async () => {
     // Past the 4 MiB command path: the 50 MB test video, generated as it is read (the host's own stream, never a path).
     const { stream } = generatedStream(fiftyMegabytes);
     const options = stack.clientOptionsOf("acme");

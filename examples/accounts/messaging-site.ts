@@ -14,10 +14,14 @@
  *   {@link MessagingSiteOptions.windowMs} are refused (429) for
  *   {@link MessagingSiteOptions.refuseMs}, and the page shows the banner
  *   "You're sending too many messages";
- * - an upload form: "Upload" sends the file and keeps it unpublished;
- *   "Publish" publishes the uploaded file. Two separate buttons.
+ * - an upload form: "Upload" posts the chosen File as the body of a fetch
+ *   (the browser streams it from disk) and keeps it unpublished; "Publish"
+ *   publishes the uploaded file. Two separate buttons. The server counts and
+ *   hashes the body as it streams in (never holding it) and refuses one past
+ *   {@link MessagingSiteOptions.mediaMaxBytes} (413); the page shows how it
+ *   went in `#media-status` (`data-state` uploading, uploaded, published or failed).
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -30,6 +34,8 @@ export interface MessagingSiteOptions {
   refuseMs?: number;
   /** How long "typing…" shows before a sent message appears (ms). Default 150. */
   typingMs?: number;
+  /** Largest media upload the site takes (bytes); past it the upload is refused (413). Default 64 MiB. */
+  mediaMaxBytes?: number;
 }
 
 /** One linked device: what the session cookie names. */
@@ -41,7 +47,8 @@ export interface LinkedDevice {
   refused: number;
   /** Refusing sends until then (epoch ms), or 0. */
   throttledUntil: number;
-  uploads: Array<{ uploadId: string; name: string; bytes: number; published: boolean }>;
+  /** Media uploads received in full: the bytes counted and hashed as they streamed in (never held). */
+  uploads: Array<{ uploadId: string; name: string; type: string; bytes: number; sha256: string; published: boolean }>;
 }
 
 /** What the site saw of one request to `/`: the device its cookie named, if any. */
@@ -123,17 +130,22 @@ document.getElementById("composer").addEventListener("submit", async (event) => 
   }, ${typingMs});
 });
 let uploadId;
+const mediaStatus = (state, text) => Object.assign(document.getElementById("media-status"), { textContent: text }).dataset.state = state;
 document.getElementById("upload").addEventListener("click", async () => {
   const file = document.getElementById("media").files[0];
-  if (!file) return void (document.getElementById("media-status").textContent = "Choose a file first.");
-  const answer = await fetch("/api/media?name=" + encodeURIComponent(file.name), { method: "POST", body: file });
+  if (!file) return mediaStatus("failed", "Choose a file first.");
+  mediaStatus("uploading", "Uploading " + file.name + "…");
+  // The File itself as the body: the browser streams it from disk (no FileReader, nothing held in the page).
+  const answer = await fetch("/api/media?name=" + encodeURIComponent(file.name), { method: "POST", body: file }).catch(() => undefined);
+  if (!answer?.ok) return mediaStatus("failed", "Upload failed (" + (answer ? "HTTP " + answer.status : "network error") + ").");
   ({ uploadId } = await answer.json());
-  document.getElementById("media-status").textContent = "Uploaded " + file.name + " (" + file.size + " bytes), not published yet.";
+  mediaStatus("uploaded", "Uploaded " + file.name + " (" + file.size + " bytes), not published yet.");
   document.getElementById("publish").disabled = false;
 });
 document.getElementById("publish").addEventListener("click", async () => {
-  await fetch("/api/publish", { method: "POST", body: JSON.stringify({ uploadId }) });
-  document.getElementById("media-status").textContent = "Published.";
+  const answer = await fetch("/api/publish", { method: "POST", body: JSON.stringify({ uploadId }) }).catch(() => undefined);
+  if (!answer?.ok) return mediaStatus("failed", "Publishing failed (" + (answer ? "HTTP " + answer.status : "network error") + ").");
+  mediaStatus("published", "Published.");
 });
 document.getElementById("logout").addEventListener("click", async () => {
   await fetch("/api/logout", { method: "POST" });
@@ -151,6 +163,7 @@ export async function startMessagingSite(options: MessagingSiteOptions = {}): Pr
   const windowMs = options.windowMs ?? 3000;
   const refuseMs = options.refuseMs ?? 60_000;
   const typingMs = options.typingMs ?? 150;
+  const mediaMaxBytes = options.mediaMaxBytes ?? 64 * 1024 * 1024;
   const devices = new Map<string, LinkedDevice & { linked: boolean; sendTimes: number[] }>();
   const sessions = new Map<string, string>(); // cookie value → device id
   const visits: Visit[] = [];
@@ -165,7 +178,6 @@ export async function startMessagingSite(options: MessagingSiteOptions = {}): Pr
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
-    const body = await readBody(request);
     const json = (status: number, value: unknown, headers: Record<string, string> = {}) => {
       response.writeHead(status, { "content-type": "application/json", ...headers });
       response.end(JSON.stringify(value));
@@ -209,17 +221,20 @@ export async function startMessagingSite(options: MessagingSiteOptions = {}): Pr
         return json(429, { error: "too many messages" }, { "retry-after": String(Math.ceil(refuseMs / 1000)) });
       }
       device.sendTimes.push(now);
-      const { text } = JSON.parse(body.toString("utf8") || "{}") as { text?: string };
+      const { text } = JSON.parse((await readBody(request)).toString("utf8") || "{}") as { text?: string };
       device.accepted.push(String(text ?? ""));
       return json(200, { n: device.accepted.length });
     }
     if (request.method === "POST" && url.pathname === "/api/media") {
+      const received = await receiveMedia(request, mediaMaxBytes);
+      if (!received) return json(413, { error: `larger than ${mediaMaxBytes} bytes` }, { connection: "close" });
       const uploadId = `upload-${device.uploads.length + 1}`;
-      device.uploads.push({ uploadId, name: url.searchParams.get("name") ?? "", bytes: body.length, published: false });
+      const type = request.headers["content-type"] ?? "";
+      device.uploads.push({ uploadId, name: url.searchParams.get("name") ?? "", type, ...received, published: false });
       return json(200, { uploadId });
     }
     if (request.method === "POST" && url.pathname === "/api/publish") {
-      const { uploadId } = JSON.parse(body.toString("utf8") || "{}") as { uploadId?: string };
+      const { uploadId } = JSON.parse((await readBody(request)).toString("utf8") || "{}") as { uploadId?: string };
       const upload = device.uploads.find((each) => each.uploadId === uploadId);
       if (!upload) return json(404, { error: "no such upload" });
       upload.published = true;
@@ -248,14 +263,30 @@ export async function startMessagingSite(options: MessagingSiteOptions = {}): Pr
   };
 }
 
-/** The request body, at most 8 MiB (the upload form's small files; large-media staging is elsewhere). */
+/** A small JSON request body, at most 64 KiB. */
 async function readBody(request: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.length;
-    if (size > 8 * 1024 * 1024) throw new Error("body too large");
+    if (size > 64 * 1024) throw new Error("body too large");
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);
+}
+
+/**
+ * A media body as it streams in: counted and hashed, never held. Undefined
+ * once it passes `maxBytes` (the rest is not read: the answer closes the connection).
+ */
+async function receiveMedia(request: IncomingMessage, maxBytes: number): Promise<{ bytes: number; sha256: string } | undefined> {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  // Leaving the loop early must not destroy the request: the 413 still goes out on its socket.
+  for await (const chunk of request.iterator({ destroyOnReturn: false }) as AsyncIterable<Buffer>) {
+    bytes += chunk.length;
+    if (bytes > maxBytes) return undefined;
+    hash.update(chunk);
+  }
+  return { bytes, sha256: hash.digest("hex") };
 }

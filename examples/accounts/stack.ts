@@ -3,11 +3,13 @@
  * --profiles acme=whatsapp:acme:+47…,globex=…` would start it, but in-process:
  * local Chromium with persistent profiles under `profileRoot`, one grant per
  * tenant and account, each profile owned by its tenant, real HTTP on 127.0.0.1.
+ * Given a `provider` (Steel, Browserbase), the profiles are that provider's:
+ * it persists a closed session's profile, and the next open of it waits for that.
  */
 import { randomBytes } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { BrowserUseClient, type BrowserUseClientOptions } from "../../src/agent.js";
-import { BrowserSessionManager, PlaywrightBrowserAdapter, createLocalProvider } from "../../src/playwright.js";
+import { BrowserSessionManager, PlaywrightBrowserAdapter, createLocalProvider, type PlaywrightProvider } from "../../src/playwright.js";
 import { createBrowserWorker, createWorkerHttpServer } from "../../src/worker/index.js";
 
 /** Tenant id → the account profile ids it holds (`whatsapp:acme:+4712345678`). */
@@ -23,8 +25,11 @@ export interface AccountsStack {
   close(): Promise<void>;
 }
 
-export async function startAccountsStack(options: { profileRoot: string; grants: AccountGrants; maxSessions?: number }): Promise<AccountsStack> {
-  const provider = createLocalProvider({ profileRootDir: options.profileRoot });
+export async function startAccountsStack(
+  options: { grants: AccountGrants; maxSessions?: number } & ({ profileRoot: string } | { provider: PlaywrightProvider }),
+): Promise<AccountsStack> {
+  const local = "profileRoot" in options ? createLocalProvider({ profileRootDir: options.profileRoot }) : undefined;
+  const provider = local ?? (options as { provider: PlaywrightProvider }).provider;
   const profileOwners = Object.fromEntries(Object.entries(options.grants).flatMap(([tenant, ids]) => ids.map((id) => [id, tenant] as const)));
   const manager = new BrowserSessionManager(new PlaywrightBrowserAdapter({ provider }), options.maxSessions ?? 4, {
     profileGrants: Object.keys(profileOwners),
@@ -39,7 +44,7 @@ export async function startAccountsStack(options: { profileRoot: string; grants:
     stationId: "accounts",
   });
   const server = createWorkerHttpServer(worker);
-  await provider.start();
+  await local?.start();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const clientOptionsOf = (tenantId: string): BrowserUseClientOptions => {

@@ -162,14 +162,23 @@ export async function postMedia(
     const staged = await stageFile(clientOptions, id, options.file);
     await client.execute(id, { op: "upload", selector: "#media", files: [{ staged: staged.fileId }] });
     await client.execute(id, { op: "click", selector: "#upload" });
-    // The page sends the file to the site: a big one takes a while.
-    await client.execute(id, { op: "waitFor", text: "not published yet", timeoutMs: 90_000 });
+    // The page posts the file to the site and then shows how it went (50 MB to a local site: a few seconds).
+    await settled(client, id, "uploaded", 60_000);
     if (options.publish) {
       await client.execute(id, { op: "click", selector: "#publish" });
-      await client.execute(id, { op: "waitFor", text: "Published." });
+      await settled(client, id, "published", 10_000);
     }
     return { staged: { fileId: staged.fileId, size: staged.size }, published: options.publish };
   } finally {
     await client.close(id);
   }
+}
+
+/** Waits until the page's media status is `want` or "failed"; a failure throws with the page's words. */
+async function settled(client: BrowserUseClient, id: string, want: "uploaded" | "published", timeoutMs: number): Promise<void> {
+  const status = `#media-status[data-state="${want}"], #media-status[data-state="failed"]`;
+  await client.execute(id, { op: "waitFor", selector: status, timeoutMs });
+  const { value } = await client.execute(id, { op: "evaluate", expression: `[document.getElementById("media-status").dataset.state, document.getElementById("media-status").textContent]` });
+  const [state, text] = value as [string, string];
+  if (state !== want) throw new Error(`postMedia: the site did not take the file: ${text}`);
 }

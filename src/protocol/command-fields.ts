@@ -67,7 +67,12 @@ const base64Limit = Math.ceil((callerLimits.upload.decodedBytes * 4) / 3) + 4;
 
 /** The fields of one `upload` file (counts and the total size are checked by the command parser). */
 export const uploadFileEntries = {
-  name: v.pipe(nonEmptyString(callerLimits.upload.fileNameLength, "file name"), v.regex(/^[^/\\\0]+$/, "expected a file name without slashes")),
+  name: v.pipe(
+    nonEmptyString(callerLimits.upload.fileNameLength, "file name"),
+    v.regex(/^[^/\\\0]+$/, "expected a file name without slashes"),
+    // A check, not a second pattern: tool JSON Schemas render one pattern, and some models' schema dialects have no lookahead.
+    v.check((name) => name !== "." && name !== "..", 'expected a file name, not "." or ".."'),
+  ),
   mimeType: v.optional(nonEmptyString(255, "MIME type")),
   base64: v.pipe(
     v.string("expected the file's bytes as a base64 string"),

@@ -19,6 +19,7 @@ import type { BrowserUseClient, TakeoverNotice } from "../../src/agent.js";
 import { isProfileInUseError, isRateLimitedError, isValidationError } from "../../src/errors.js";
 import { closedNetworkArgs, findChromium } from "../../src/providers/local/index.js";
 import { failure } from "../helpers/failure.js";
+import { fiftyMegabytes, generatedStream, sha256Of } from "../helpers/generated-stream.js";
 
 const acmeProfile = "whatsapp:acme:+4712345678";
 const globexProfile = "whatsapp:globex:+4687654321";
@@ -136,26 +137,22 @@ describe("persistent accounts (local provider)", () => {
     }
   });
 
-  it("media: an 8 MiB video staged through the worker is uploaded and stays unpublished; the task's publish publishes", { timeout: 120_000 }, async () => {
-    // Past the 4 MiB command path. (A 50 MB file reaches the input — test/integration/media-staging.test.ts —
-    // but the stand-in page posting all of it to the site did not finish within 90 s here: not diagnosed yet.)
-    const size = 8 * 1024 * 1024;
-    const chunk = new Uint8Array(1024 * 1024).fill(7);
-    let sent = 0;
-    // The host's own stream (never a path), in chunks of 1 MiB.
-    const stream = new ReadableStream<Uint8Array>({
-      pull(controller) {
-        if (sent >= size) return controller.close();
-        sent += chunk.byteLength;
-        controller.enqueue(chunk);
-      },
-    });
+  it("media: a 50 MB video streamed through the worker is uploaded by the page and stays unpublished; the task's publish publishes", { timeout: 120_000 }, async () => {
+    // Past the 4 MiB command path: the 50 MB test video, generated as it is read (the host's own stream, never a path).
+    const { stream } = generatedStream(fiftyMegabytes);
     const options = stack.clientOptionsOf("acme");
     const video = await postMedia(acme, options, { profileId: acmeProfile, siteUrl: site.url, file: { name: "clip.mp4", mimeType: "video/mp4", stream }, publish: false });
-    expect(video).toMatchObject({ staged: { size }, published: false });
+    expect(video).toMatchObject({ staged: { size: fiftyMegabytes }, published: false });
+    // The site received every byte, in order, from the page's own upload (a fetch with the File), and nothing was published.
     const uploads = site.devices.get(deviceId)?.uploads ?? [];
-    // The site received every byte from the page's own form, and nothing was published.
-    expect(uploads.at(-1)).toMatchObject({ name: "clip.mp4", bytes: size, published: false });
+    expect(uploads.at(-1)).toEqual({
+      uploadId: expect.any(String),
+      name: "clip.mp4",
+      type: "video/mp4",
+      bytes: fiftyMegabytes,
+      sha256: await sha256Of(generatedStream(fiftyMegabytes).stream),
+      published: false,
+    });
 
     const note = await postMedia(acme, options, { profileId: acmeProfile, siteUrl: site.url, file: { name: "note.txt", mimeType: "text/plain", bytes: new TextEncoder().encode("hello media") }, publish: true });
     expect(note.published).toBe(true);

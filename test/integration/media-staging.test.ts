@@ -92,6 +92,9 @@ describe("media staging, local provider (real Chromium)", () => {
       [{ name: "passwd", stream: "/etc/passwd" }, "file.stream"],
       [{ name: "passwd", path: "/etc/passwd" }, "file.path"],
       [{ name: "../passwd", bytes: new Uint8Array(1) }, "file.name"],
+      // Not a file name: joined to the staging folder they would name a directory (Browserbase's: /tmp).
+      [{ name: "..", bytes: new Uint8Array(1) }, "file.name"],
+      [{ name: ".", bytes: new Uint8Array(1) }, "file.name"],
     ] as const) {
       const error = await adapter.stageFile(handle, file as never).catch((caught: unknown) => caught);
       expect(isValidationError(error), JSON.stringify(file)).toBe(true);

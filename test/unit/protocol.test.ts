@@ -56,6 +56,7 @@ describe("parseCommand", () => {
       /^command\.files: \d+ bytes in total; at most 4194304 decoded bytes/,
     );
     expect(problem({ op: "upload", selector: "#f", files: [{ name: "../etc", base64: "" }] })).toMatch(/^command\.files\[0\]\.name/);
+    expect(problem({ op: "upload", selector: "#f", files: [{ name: "..", base64: "" }] })).toBe('command.files[0].name: expected a file name, not "." or ".."');
   });
 
   it("parses the read-only text command, its byte bound named when wrong", () => {

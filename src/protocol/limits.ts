@@ -222,12 +222,13 @@ export const limits = /* @__PURE__ */ (() => ({
 }) as const)();
 
 /**
- * The worker side of the live view: a table of its own, so that the `/agent`
- * bundle (which only asks for view links) leaves it out.
+ * The worker side of the live view: a table of its own, in plain literals
+ * (esbuild keeps a table with arithmetic in it, used or not), so that the
+ * `/agent` bundle (which only asks for view links) leaves it out.
  */
 export const liveViewServing = {
-  /** View token lifetime when the caller names none (ms). */
-  tokenTtlDefaultMs: 10 * 60_000,
+  /** View token lifetime when the caller names none (ms): 10 min. */
+  tokenTtlDefaultMs: 600_000,
   /** Screencast viewers of one session at once; a viewer past it falls back to polling frames. */
   viewersPerSession: 3,
   /** JPEG quality of screencast frames; frames are capped at the screenshot limit (1280×800). */

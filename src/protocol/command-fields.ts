@@ -20,17 +20,20 @@ export const pressKey = nonEmptyString(callerLimits.keyLength, "key");
  * `fill` and `type`: the pause before each character (ms, one per character
  * as `for…of` counts them), typed key by key. The pacing policy fills it in
  * when human typing is on; it reveals the text's shape, so it is never logged.
+ * Built in a pure function: esbuild keeps a call whose arguments read
+ * properties (of `callerLimits`), used or not, and `/agent` never parses commands.
  */
-export const keyDelaysMs = v.optional(
-  v.pipe(
-    v.array(integerIn(0, callerLimits.pacing.keyDelayMaxMs), "expected an array of pauses in ms"),
-    v.maxLength(callerLimits.valueLength, `at most ${callerLimits.valueLength} pauses`),
-    v.check(
-      (delays) => delays.reduce((sum, delay) => sum + delay, 0) <= callerLimits.pacing.typingTotalMaxMs,
-      `expected pauses adding up to at most ${callerLimits.pacing.typingTotalMaxMs} ms`,
+export const keyDelaysMs = /* @__PURE__ */ (() =>
+  v.optional(
+    v.pipe(
+      v.array(integerIn(0, callerLimits.pacing.keyDelayMaxMs), "expected an array of pauses in ms"),
+      v.maxLength(callerLimits.valueLength, `at most ${callerLimits.valueLength} pauses`),
+      v.check(
+        (delays) => delays.reduce((sum, delay) => sum + delay, 0) <= callerLimits.pacing.typingTotalMaxMs,
+        `expected pauses adding up to at most ${callerLimits.pacing.typingTotalMaxMs} ms`,
+      ),
     ),
-  ),
-);
+  ))();
 
 /** The total of a command's `keyDelaysMs` (0 without). */
 export const keyDelaysTotalMs = (command: { keyDelaysMs?: readonly number[] | undefined }): number =>

@@ -36,8 +36,7 @@ export const callerLimits = {
   /** Largest scroll delta (CSS pixels). */
   scrollDeltaMax: 100_000,
   text: {
-    /** Visible text returned by `text` (UTF-8 bytes): default and ceiling; longer text is cut and marked. */
-    bytesDefault: 16 * KiB,
+    /** Visible text returned by `text` (UTF-8 bytes): ceiling (the default is `limits.text`); longer text is cut and marked. */
     bytesMax: 256 * KiB,
   },
   /** An action's change in visible text (`textChange: true`). */
@@ -46,33 +45,22 @@ export const callerLimits = {
     lines: 40,
     /** Characters per listed line; longer ones end in `…`. */
     lineLength: 240,
-    /** Time each read of the page (before, after) may take; past it the change is left out. */
-    readTimeoutMs: 2_000,
   },
   accessibility: {
-    bytesDefault: 256 * KiB,
     bytesMax: 1 * MiB,
-    depthDefault: 20,
-    depthMax: 20,
   },
   upload: {
-    files: 16,
     decodedBytes: 4 * MiB,
     fileNameLength: 255,
   },
   downloads: {
-    /** Downloads kept per session; the oldest is deleted past this. */
-    perSession: 16,
     /** Largest download kept (bytes); larger ones are cancelled and reported. */
     fileBytes: 32 * MiB,
     /** Largest chunk returned by one `downloadRead` (bytes, before base64). */
     readBytesMax: 4 * MiB,
   },
   dialog: {
-    policyDefaultMs: 10_000,
     policyMaxMs: 30_000,
-    /** Dialog messages kept in results (characters). */
-    messageLength: 1024,
   },
   waitFor: {
     timeoutDefaultMs: 10_000,
@@ -83,56 +71,31 @@ export const callerLimits = {
     widthMax: 3840,
     heightMin: 200,
     heightMax: 2160,
-    widthDefault: 1280,
-    heightDefault: 800,
   },
   manager: {
-    idleTimeoutDefaultMs: 15 * 60_000,
-    idleTimeoutMinMs: 1_000,
-    idleTimeoutMaxMs: 24 * 60 * 60_000,
-    /** Journal (audit) entries kept: default and ceiling. */
-    journalEntriesDefault: 1000,
-    journalEntriesMax: 10_000,
-    /** Journal size ceiling (UTF-8 bytes of its JSON). */
-    journalBytesMax: 8 * MiB,
-    checkpointsMax: 64,
-    /** Human control lease: range and default (ms). */
+    /** Human control lease: range (ms; the default is `limits.manager`). */
     controlTtlMinMs: 1_000,
     controlTtlMaxMs: 120_000,
-    controlTtlDefaultMs: 30_000,
     maxSessionsMax: 256,
   },
   /** Pacing of mutating actions (`src/access/pacing`, applied by the manager). */
   pacing: {
-    /** Gap between two paced actions of a session, drawn uniformly in [min, max]: defaults and ceiling (ms). */
-    gapDefaultMinMs: 800,
-    gapDefaultMaxMs: 2_500,
+    /** Ceilings of the gap between two paced actions and of the pause before a typed character (ms; defaults in `limits.pacing`). */
     gapMaxMs: 60_000,
-    /** Pause before each typed character with human typing: defaults and ceiling (ms). */
-    keyDelayDefaultMinMs: 50,
-    keyDelayDefaultMaxMs: 150,
     keyDelayMaxMs: 2_000,
-    /** Extra pause before the character that follows a space, and one that follows punctuation (ms, min and max). */
-    afterSpaceExtraMs: [10, 100],
-    afterPunctuationExtraMs: [50, 500],
     /** Longest cadence of one `fill`/`type` (ms); a longer one is scaled down to fit. */
     typingTotalMaxMs: 60_000,
-    /** Paced actions per minute per profile (token bucket; the burst is the same number): default and ceiling. */
-    actionsPerMinuteDefault: 30,
+    /** Paced actions per minute per profile: ceiling. */
     actionsPerMinuteMax: 600,
     /** Paced actions per UTC day per profile: default and ceiling. */
     actionsPerDayDefault: 2_000,
     actionsPerDayMax: 1_000_000,
     /** Longest warm-up ramp (days). */
     warmupDaysMax: 90,
-    /** Longest an action waits for its turn before it fails with `RateLimitedError` instead: default and ceiling (ms). */
-    waitDefaultMs: 10_000,
+    /** Longest an action waits for its turn before it fails with `RateLimitedError` instead: ceiling (ms). */
     waitMaxMs: 30_000,
-    /** How long a profile pauses after the site throttled it: default and ceiling (ms). */
-    backoffDefaultMs: 10 * 60_000,
+    /** How long a profile pauses after the site throttled it: ceiling (ms). */
     backoffMaxMs: 24 * 60 * 60_000,
-    /** Recent waits a session's diagnostics report. */
-    waitsReported: 20,
   },
   liveView: {
     /** View token lifetime (ms; default {@link liveViewServing}.tokenTtlDefaultMs). */
@@ -148,6 +111,76 @@ export const callerLimits = {
  */
 export const limits = /* @__PURE__ */ (() => ({
   ...callerLimits,
+  // The defaults and bounds no caller checks, merged into callerLimits' groups.
+  text: {
+    ...callerLimits.text,
+    bytesDefault: 16 * KiB,
+  },
+  textChange: {
+    ...callerLimits.textChange,
+    /** Time each read of the page (before, after) may take; past it the change is left out. */
+    readTimeoutMs: 2_000,
+  },
+  accessibility: {
+    ...callerLimits.accessibility,
+    bytesDefault: 256 * KiB,
+    depthDefault: 20,
+    depthMax: 20,
+  },
+  upload: {
+    ...callerLimits.upload,
+    files: 16,
+  },
+  downloads: {
+    ...callerLimits.downloads,
+    /** Downloads kept per session; the oldest is deleted past this. */
+    perSession: 16,
+  },
+  dialog: {
+    ...callerLimits.dialog,
+    policyDefaultMs: 10_000,
+    /** Dialog messages kept in results (characters). */
+    messageLength: 1024,
+  },
+  viewport: {
+    ...callerLimits.viewport,
+    widthDefault: 1280,
+    heightDefault: 800,
+  },
+  manager: {
+    ...callerLimits.manager,
+    idleTimeoutDefaultMs: 15 * 60_000,
+    idleTimeoutMinMs: 1_000,
+    idleTimeoutMaxMs: 24 * 60 * 60_000,
+    /** Journal (audit) entries kept: default and ceiling. */
+    journalEntriesDefault: 1000,
+    journalEntriesMax: 10_000,
+    /** Journal size ceiling (UTF-8 bytes of its JSON). */
+    journalBytesMax: 8 * MiB,
+    checkpointsMax: 64,
+    /** Human control lease by default (ms). */
+    controlTtlDefaultMs: 30_000,
+  },
+  pacing: {
+    ...callerLimits.pacing,
+    /** Gap between two paced actions of a session, drawn uniformly in [min, max]: defaults (ms). */
+    gapDefaultMinMs: 800,
+    gapDefaultMaxMs: 2_500,
+    /** Pause before each typed character with human typing: defaults (ms). */
+    keyDelayDefaultMinMs: 50,
+    keyDelayDefaultMaxMs: 150,
+    /** Extra pause before the character that follows a space, and one that follows punctuation (ms, min and max). */
+    afterSpaceExtraMs: [10, 100],
+    afterPunctuationExtraMs: [50, 500],
+    /** Paced actions per minute per profile (token bucket; the burst is the same number): default. */
+    actionsPerMinuteDefault: 30,
+    /** Longest an action waits for its turn by default (ms). */
+    waitDefaultMs: 10_000,
+    /** How long a profile pauses after the site throttled it by default (ms). */
+    backoffDefaultMs: 10 * 60_000,
+    /** Recent waits a session's diagnostics report. */
+    waitsReported: 20,
+  },
   /** Longest `evaluate` expression (characters). */
   expressionLength: 64 * KiB,
   /** Largest JSON result of `evaluate` (UTF-8 bytes). */
@@ -222,12 +255,13 @@ export const limits = /* @__PURE__ */ (() => ({
 }) as const)();
 
 /**
- * The worker side of the live view: a table of its own, so that the `/agent`
- * bundle (which only asks for view links) leaves it out.
+ * The worker side of the live view: a table of its own, in plain literals
+ * (esbuild keeps a table with arithmetic in it, used or not), so that the
+ * `/agent` bundle (which only asks for view links) leaves it out.
  */
 export const liveViewServing = {
-  /** View token lifetime when the caller names none (ms). */
-  tokenTtlDefaultMs: 10 * 60_000,
+  /** View token lifetime when the caller names none (ms): 10 min. */
+  tokenTtlDefaultMs: 600_000,
   /** Screencast viewers of one session at once; a viewer past it falls back to polling frames. */
   viewersPerSession: 3,
   /** JPEG quality of screencast frames; frames are capped at the screenshot limit (1280×800). */

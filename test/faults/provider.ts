@@ -11,22 +11,76 @@ import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
 import { createSteelProvider } from "../../src/playwright.js";
 import { createBrowserWorker } from "../../src/worker/index.js";
+import { startBlackholeProxy } from "../helpers/blackhole-proxy.js";
 import { startCdpChromium, type CdpChromium } from "../helpers/cdp-chromium.js";
 import { startHoldingServer } from "../helpers/holding-server.js";
 import { createFakeSteel, steelBase, type FakeSteel } from "../helpers/steel-mock.js";
 import { startWorkerServer } from "../helpers/worker-server.js";
 import { pages, token } from "./stack.js";
-import { runScenario, type Row } from "./table.js";
+import { runScenario, type Row, type Scenario } from "./table.js";
 
 const apiKey = "ste-faults-key-8c1d0e5b7a";
 const profileId = "faults-profile";
 const message = (error: unknown) => (error instanceof Error ? `${isStationBrowserError(error) ? `${error.code}: ` : ""}${error.message}` : String(error));
 const live = (cloud: FakeSteel) => [...cloud.sessions.values()].filter((session) => session.status === "live").length;
 
+/** A stack of its own (client → worker → manager → adapter → Steel stand-in), so a scenario can close its manager and see it return. */
+async function cdpStackOn(cloud: FakeSteel) {
+  const provider = createSteelProvider({ apiKey, baseURL: steelBase });
+  const adapter = new PlaywrightBrowserAdapter({ provider });
+  const manager = new BrowserSessionManager(adapter, 1);
+  const worker = await startWorkerServer(createBrowserWorker({ manager, token, stationId: "local" }));
+  const client = new BrowserUseClient({ baseUrl: worker.origin, stationId: "local", apiKey: token, operator: true, timeoutMs: 60_000 });
+  return { cloud, adapter, manager, worker, client };
+}
+
+/**
+ * A session is driven, then `drop` cuts its CDP connection while an evaluate
+ * that never settles waits. Checked: a clear error with the outcome unknown,
+ * session-close (browserGone), the slot free again, the release sent, nothing
+ * live at the stand-in, and the manager's close returning with nothing owed.
+ */
+async function cdpDropped(s: Scenario, pending: ReturnType<typeof cdpStackOn>, url: string, drop: () => void, healthy: () => void): Promise<void> {
+  const { cloud, adapter, manager, worker, client } = await pending;
+  try {
+    // Steel's session id is the open tag.
+    const openTag = crypto.randomUUID();
+    const { id } = await client.open({ openTag });
+    await client.execute(id, { op: "navigate", url });
+    // Warmed up: the engine's page scripts are in, so the evaluate below sends only a short message.
+    await client.execute(id, { op: "evaluate", expression: "document.title" });
+    const closed = new Promise<string>((resolve) => manager.events.on("session-close", (event) => event.sessionId === id && resolve(event.reason)));
+    const started = new Promise<void>((resolve) => manager.events.once("action-start", () => resolve()));
+    const outcome = client.execute(id, { op: "evaluate", expression: "new Promise(() => {})", timeoutMs: 60_000 }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    await started;
+    drop();
+    const error = await outcome;
+    s.check("the action ends with outcome unknown, saying the browser is gone", error instanceof OutcomeUnknownError && /gone|closed/.test(error.message), message(error));
+    s.equal("session-close, reason browserGone", await closed, "browserGone");
+    s.equal("the slot is free", manager.list().length, 0);
+    s.equal("the release was sent", cloud.requestsTo("POST", `/v1/sessions/${openTag}/release`).length, 1);
+    s.equal("nothing live at the stand-in", live(cloud), 0);
+    healthy();
+    const next = await client.open().then((info) => info.id, (caught: unknown) => message(caught));
+    s.check("a new session is admitted", next.startsWith("s_"), next);
+    if (next.startsWith("s_")) await client.close(next);
+  } finally {
+    await worker.close();
+    const report = await manager.close();
+    s.equal("manager.close() returns with nothing owed", report, { unreleased: [], uncertain: [] });
+    await adapter.shutdown();
+  }
+}
+
 export async function providerScenarios(rows: Row[]): Promise<void> {
   const chrome: CdpChromium = await startCdpChromium();
   const served = await startHoldingServer(pages);
-  const cloud = createFakeSteel({ apiKey, uploadPolls: 1, websocketUrl: (session) => `${chrome.wsUrl}?sessionId=${session.id}` });
+  /** Where a session's CDP URL points: the shared Chromium, unless a scenario routes it elsewhere. */
+  let cdpEndpoint = () => chrome.wsUrl;
+  const cloud = createFakeSteel({ apiKey, uploadPolls: 1, websocketUrl: (session) => `${cdpEndpoint()}?sessionId=${session.id}` });
   const msw = setupServer(...cloud.handlers);
   msw.listen({ onUnhandledRequest: "bypass" });
   const provider = createSteelProvider({ apiKey, baseURL: steelBase, rateLimitCapMs: 1500, profileReadyTimeoutMs: 1500, profilePollMs: 50 });
@@ -120,10 +174,36 @@ export async function providerScenarios(rows: Row[]): Promise<void> {
       s.equal("nothing live at the stand-in", live(cloud), 0);
     });
 
-    // "Steel: CDP dropped mid-action" is left out: with the browser SIGKILLed under an evaluate, the
-    // Playwright connection (made through msw's interceptors here) saw no close in 5 of 7 runs, so the
-    // action ended outcome unknown at its deadline, no session-close came, and closing the manager hung.
-    // A CDP liveness check is the fix (issue 16); the local "Chromium SIGKILLed mid-action" row stays.
+    await scenario(rows, "Steel: CDP dropped mid-action", "the provider's Chromium SIGKILLed while an evaluate waits", async (s) => {
+      const doomed = await startCdpChromium();
+      cdpEndpoint = () => doomed.wsUrl;
+      try {
+        await cdpDropped(s, cdpStackOn(cloud), served.url("/plain"), () => {
+          doomed.process.kill("SIGKILL");
+          s.injected();
+        }, () => (cdpEndpoint = () => chrome.wsUrl));
+      } finally {
+        cdpEndpoint = () => chrome.wsUrl;
+        await doomed.close();
+      }
+    });
+
+    await scenario(rows, "Steel: CDP connection silently dropped mid-action", "the CDP relay stops forwarding (no FIN, no reset) while an evaluate waits", async (s) => {
+      const relay = await startBlackholeProxy(chrome.port);
+      cdpEndpoint = () => relay.via(chrome.wsUrl);
+      try {
+        await cdpDropped(s, cdpStackOn(cloud), served.url("/plain"), () => {
+          relay.drop();
+          s.injected();
+        }, () => {
+          s.equal("the session went through the relay", relay.connections, 1);
+          cdpEndpoint = () => chrome.wsUrl;
+        });
+      } finally {
+        cdpEndpoint = () => chrome.wsUrl;
+        await relay.close();
+      }
+    });
   } finally {
     await worker.close();
     await manager.close().catch(() => undefined);

@@ -1,4 +1,4 @@
-import { ActionFailedError, NotFoundError, OutcomeUnknownError, ValidationError } from "../errors.js";
+import { ActionFailedError, NotFoundError, OutcomeUnknownError, SessionClosedError, ValidationError, isOutcomeUnknownError, isTimeoutError } from "../errors.js";
 import type {
   AdapterCapabilities,
   AdapterOpenContext,
@@ -23,6 +23,7 @@ import { interactionHandlers } from "./commands/interaction.js";
 import { navigationHandlers } from "./commands/navigation.js";
 import { observationHandlers } from "./commands/observation.js";
 import { withDeadline } from "./deadline.js";
+import { BrowserLiveness } from "./liveness.js";
 import { settleFailure } from "./outcome.js";
 import { toStationError } from "./playwright-errors.js";
 import { SessionScreencast } from "./screencast.js";
@@ -94,7 +95,10 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
   private readonly provider: PlaywrightProvider;
   private readonly sessions = new Map<string, EngineSession>();
   private readonly screencasts = new WeakMap<EngineSession, SessionScreencast>();
-  private readonly goneListeners = new Set<(handleId: string) => void>();
+  private readonly liveness = new WeakMap<EngineSession, BrowserLiveness>();
+  /** Sessions whose browser went away by itself, with why (reported to the gone listeners once). */
+  private readonly gone = new WeakMap<EngineSession, string>();
+  private readonly goneListeners = new Set<(handleId: string, reason?: string) => void>();
   private readonly downloadMaxBytes: number;
   private readonly watchdogGraceMs: number;
   private readonly now: () => number;
@@ -168,10 +172,12 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
         ...(this.privateNetworks ? { privateNetworks: this.privateNetworks } : {}),
         onClose: () => {
           // Closed through close() it is no longer in the map; otherwise the browser went away by itself.
-          if (this.sessions.get(record.id)?.context === context) for (const listener of this.goneListeners) listener(record.id);
+          const session = this.sessions.get(record.id);
+          if (session?.context === context) this.reportGone(session, "the browser connection closed");
         },
       });
       this.sessions.set(record.id, session);
+      this.liveness.set(session, new BrowserLiveness(context));
     } catch (error) {
       const failure = toStationError(error, "open");
       try {
@@ -230,15 +236,46 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
       const state = session.selected();
       return state.navigation.guarded(parsed.op, state.id, watch.mutating, () => handler(context, parsed as never));
     };
+    // While the command runs, the browser is probed: a connection that died silently ends the session now.
+    const liveness = this.liveness.get(session);
+    let stopWatching = () => {};
+    const lost = new Promise<never>((_resolve, reject) => {
+      stopWatching = liveness?.watch((reason) => reject(this.lostError(session, parsed.op, watch.mutating, reason))) ?? stopWatching;
+    });
     try {
-      return (await withDeadline(run(), watch)) as CommandResult<Command["op"]>;
+      return (await withDeadline(Promise.race([run(), lost]), watch)) as CommandResult<Command["op"]>;
     } catch (error) {
+      // A command cut off at its deadline may have met a dead connection: ask once, in the background.
+      if (liveness && !liveness.busy && (isTimeoutError(error) || isOutcomeUnknownError(error))) void this.probeOnce(session, liveness);
       if (!watch.mutating) throw toStationError(error, parsed.op);
       const failure = settleFailure(parsed, error, { committed: session.navigationCount > navigationsBefore, url: session.selectedUrl() });
       // What the command left loading would keep the page unreadable: stop it, as a person would after a timeout.
-      await session.stopPendingNavigation();
+      if (!session.closed) await session.stopPendingNavigation();
       throw failure;
+    } finally {
+      stopWatching();
     }
+  }
+
+  /** Ends a session whose browser stopped answering, and says so to the command that was waiting on it. */
+  private lostError(session: EngineSession, op: CommandOp, mutating: boolean, reason: string): Error {
+    this.reportGone(session, reason);
+    const why = `the browser of session ${session.id} is gone (${reason}); the session is closed`;
+    if (!mutating) return new SessionClosedError(`${op}: ${why}`);
+    return new OutcomeUnknownError(`${op}: ${why}. It may have taken effect before the browser went away; do not repeat it blindly.`);
+  }
+
+  private async probeOnce(session: EngineSession, liveness: BrowserLiveness): Promise<void> {
+    const reason = await liveness.check();
+    if (reason !== undefined) this.reportGone(session, reason);
+  }
+
+  /** Marks a session whose browser went away by itself closed, and tells the gone listeners once. */
+  private reportGone(session: EngineSession, reason: string): void {
+    if (this.gone.has(session) || this.sessions.get(session.id) !== session) return;
+    this.gone.set(session, reason);
+    session.markClosed();
+    for (const listener of this.goneListeners) listener(session.id, reason);
   }
 
   /**
@@ -300,8 +337,12 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
     await this.provider.shutdown();
   }
 
-  /** Tells `listener` the handle id of each session whose browser went away on its own. */
-  onSessionGone(listener: (handleId: string) => void): void {
+  /**
+   * Tells `listener` the handle id of each session whose browser went away on
+   * its own (the connection closed, or it stopped answering the liveness
+   * probe, see {@link BrowserLiveness}), and why.
+   */
+  onSessionGone(listener: (handleId: string, reason?: string) => void): void {
     this.goneListeners.add(listener);
   }
 

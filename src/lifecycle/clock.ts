@@ -34,3 +34,30 @@ export function waitOn(clock: Clock, ms: number, signal?: AbortSignal): Promise<
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 }
+
+/**
+ * `work`'s own outcome when it settles within `ms` on `clock`; otherwise a
+ * rejection with `late()` once the time passes (`work` may still settle
+ * later; its outcome is then dropped). Teardown steps use it so that closing
+ * never waits forever on a dead connection.
+ *
+ * @example
+ * ```ts
+ * await within(browser.close(), 5_000, () => new TimeoutError("disconnect did not finish"));
+ * ```
+ */
+export function within<T>(work: Promise<T>, ms: number, late: () => Error, clock: Clock = systemClock): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = clock.setTimeout(() => reject(late()), ms);
+    work.then(
+      (value) => {
+        clock.clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clock.clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}

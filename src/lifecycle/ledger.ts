@@ -6,7 +6,8 @@
  * Neutral code.
  */
 import { isNotFoundError } from "../errors.js";
-import type { BrowserAdapter, BrowserHandle, FoundSession } from "../protocol/adapter.js";
+import type { BrowserHandle, FoundSession } from "../protocol/adapter.js";
+import type { TeardownAdapter } from "./bounded-teardown.js";
 import type { ResolvedOpenOptions } from "../protocol/open-options.js";
 import type { StoredLedger } from "./stores.js";
 import type { ReconcileReport } from "../protocol/sessions.js";
@@ -132,7 +133,7 @@ export class OpenLedger {
    * any others are released. With nothing running, the tag is proven absent.
    */
   async settleUncertain(
-    adapter: BrowserAdapter,
+    adapter: TeardownAdapter,
     openTag: string,
     report: ReconcileReport,
     adopt?: (handle: BrowserHandle, options: ResolvedOpenOptions) => string,
@@ -152,7 +153,7 @@ export class OpenLedger {
   }
 
   private async settleOnce(
-    adapter: BrowserAdapter,
+    adapter: TeardownAdapter,
     openTag: string,
     report: ReconcileReport,
     adopt?: (handle: BrowserHandle, options: ResolvedOpenOptions) => string,
@@ -206,7 +207,7 @@ export class OpenLedger {
    * Retries every unconfirmed release once (only those in `only`, when
    * given). A definite not-found counts as released.
    */
-  async retryReleases(adapter: BrowserAdapter, report: ReconcileReport, only?: ReadonlySet<string>): Promise<void> {
+  async retryReleases(adapter: TeardownAdapter, report: ReconcileReport, only?: ReadonlySet<string>): Promise<void> {
     if (this.pending.size === 0) return;
     try {
       await this.retryEach(adapter, report, only);
@@ -215,7 +216,7 @@ export class OpenLedger {
     }
   }
 
-  private async retryEach(adapter: BrowserAdapter, report: ReconcileReport, only: ReadonlySet<string> | undefined): Promise<void> {
+  private async retryEach(adapter: TeardownAdapter, report: ReconcileReport, only: ReadonlySet<string> | undefined): Promise<void> {
     for (const [id, release] of [...this.pending]) {
       if (only && !only.has(id)) continue;
       const handle: BrowserHandle = {

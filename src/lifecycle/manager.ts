@@ -30,6 +30,7 @@ import { CheckpointBook } from "./checkpoints.js";
 import { ControlLeases, type ControlGrant, type ControlState } from "./control.js";
 import { SessionManagerEmitter, type SessionCloseReason } from "./events.js";
 import { Journal } from "./journal.js";
+import { boundTeardown, type TeardownAdapter } from "./bounded-teardown.js";
 import { emptyReport, OpenLedger, type PendingRelease, type ReconcileReport, type UncertainOpening } from "./ledger.js";
 import { describeCommand } from "./mask.js";
 import { performCommand, type PerformAction } from "../protocol/perform.js";
@@ -58,6 +59,8 @@ interface ManagedSession {
   running?: { op: string; mutating: boolean; controller: AbortController };
   idleTimer: unknown;
   closed: boolean;
+  /** Why the browser went away by itself, when it did (the adapter's word). */
+  goneReason?: string;
 }
 
 /**
@@ -95,6 +98,8 @@ export class BrowserSessionManager implements BrowserBackend {
   private opening = 0;
   private readonly pendingOpens = new Map<string, Promise<ManagedSessionInfo>>();
   private readonly ledger: OpenLedger;
+  /** `find`, `adopt` and a `close` bounded by `limits.teardown.closeMs`, for every teardown path. */
+  private readonly teardown: TeardownAdapter;
   private readonly grants: Set<string>;
   private closedManager = false;
   /** Set when `close()` begins: nothing more is admitted. */
@@ -116,6 +121,7 @@ export class BrowserSessionManager implements BrowserBackend {
     this.options = resolveSessionManagerOptions(options);
     const { clock } = this.options;
     this.journal = new Journal(this.options.stateStore, this.options.auditLimit, () => clock.now());
+    this.teardown = boundTeardown(adapter, clock);
     this.ledger = new OpenLedger(
       () => clock.now(),
       (ledger) => this.persistLedger(ledger),
@@ -139,9 +145,11 @@ export class BrowserSessionManager implements BrowserBackend {
     );
     // A browser that goes away by itself (crash, disconnect, reaped) closes its session: the slot,
     // the profile and the provider session are released instead of waiting for the idle timeout.
-    this.adapter.onSessionGone?.((handleId) => {
+    this.adapter.onSessionGone?.((handleId, reason) => {
       const session = [...this.sessions.values()].find((candidate) => candidate.handle.id === handleId);
-      if (session && !session.closed) void this.endSession(session.id, "browserGone").catch(() => undefined);
+      if (!session || session.closed) return;
+      session.goneReason = reason ?? "its browser went away";
+      void this.endSession(session.id, "browserGone").catch(() => undefined);
     });
     this.initialized = this.initialize().catch((error: unknown) => {
       this.initError = error;
@@ -193,7 +201,7 @@ export class BrowserSessionManager implements BrowserBackend {
     if (this.ledger.isUncertain(resolved.openTag)) {
       await this.ready();
       const report = emptyReport();
-      await this.ledger.settleUncertain(this.adapter, resolved.openTag, report, (handle, options) => this.admit(handle, options).id);
+      await this.ledger.settleUncertain(this.teardown, resolved.openTag, report, (handle, options) => this.admit(handle, options).id);
       const adopted = report.adopted[0];
       if (adopted) return this.info(this.session(adopted.sessionId));
       // A concurrent settlement of the same tag may have taken the session over.
@@ -218,7 +226,7 @@ export class BrowserSessionManager implements BrowserBackend {
   async reconcile(which?: string | { adopt?: boolean }): Promise<ManagedSessionInfo[] | ReconcileReport> {
     await this.ready();
     if (typeof which === "string") {
-      await this.ledger.settleUncertain(this.adapter, which, emptyReport(), (handle, options) => this.admit(handle, options).id);
+      await this.ledger.settleUncertain(this.teardown, which, emptyReport(), (handle, options) => this.admit(handle, options).id);
       return this.findByOpenTag(which);
     }
     const adopt = which?.adopt === true;
@@ -227,9 +235,9 @@ export class BrowserSessionManager implements BrowserBackend {
     // reported unresolved, and trying it again at once would list its tag as released too.
     const owed = new Set(this.ledger.pendingReleases().map((release) => release.providerSessionId));
     for (const { openTag } of this.ledger.uncertainOpenings()) {
-      await this.ledger.settleUncertain(this.adapter, openTag, report, adopt ? (handle, options) => this.admit(handle, options).id : undefined);
+      await this.ledger.settleUncertain(this.teardown, openTag, report, adopt ? (handle, options) => this.admit(handle, options).id : undefined);
     }
-    await this.ledger.retryReleases(this.adapter, report, owed);
+    await this.ledger.retryReleases(this.teardown, report, owed);
     return report;
   }
 
@@ -343,7 +351,7 @@ export class BrowserSessionManager implements BrowserBackend {
       return this.info(this.admit(handle, resolved));
     } catch (error) {
       // The manager closed while the browser opened: release it, or owe its release.
-      await this.adapter.close(handle).catch((closeError: unknown) => {
+      await this.teardown.close(handle).catch((closeError: unknown) => {
         if (!isNotFoundError(closeError)) this.ledger.recordPending(handle, undefined, closeError);
       });
       throw error;
@@ -512,7 +520,7 @@ export class BrowserSessionManager implements BrowserBackend {
     this.pacer.closeSession(sessionId);
     await this.recorder.stopSession(sessionId);
     try {
-      await this.adapter.close(session.handle);
+      await this.teardown.close(session.handle);
     } catch (error) {
       if (!isNotFoundError(error)) {
         this.ledger.recordPending(session.handle, sessionId, error);
@@ -546,8 +554,8 @@ export class BrowserSessionManager implements BrowserBackend {
     this.closedManager = true;
     if (this.ledger.size > 0) {
       const report = emptyReport();
-      for (const { openTag } of this.ledger.uncertainOpenings()) await this.ledger.settleUncertain(this.adapter, openTag, report);
-      await this.ledger.retryReleases(this.adapter, report);
+      for (const { openTag } of this.ledger.uncertainOpenings()) await this.ledger.settleUncertain(this.teardown, openTag, report);
+      await this.ledger.retryReleases(this.teardown, report);
     }
     await this.recorder.close().catch(() => undefined);
     await this.journal.flush();
@@ -790,8 +798,9 @@ export class BrowserSessionManager implements BrowserBackend {
   }
 
   private closedDuring(session: ManagedSession, op: string, mutating: boolean, cause: unknown): Error {
+    const why = session.goneReason === undefined ? "" : ` (its browser is gone: ${session.goneReason})`;
     return mutating
-      ? new OutcomeUnknownError(`Session ${session.id} was closed while ${op} was running; it may have taken effect`, { cause })
-      : new SessionClosedError(`Session ${session.id} was closed while ${op} was running`, { cause });
+      ? new OutcomeUnknownError(`Session ${session.id} was closed${why} while ${op} was running; it may have taken effect`, { cause })
+      : new SessionClosedError(`Session ${session.id} was closed${why} while ${op} was running`, { cause });
   }
 }

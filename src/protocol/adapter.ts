@@ -83,9 +83,10 @@ export interface BrowserAdapter {
   /**
    * Calls `listener` with the handle id of a session whose browser went away
    * on its own (crashed, disconnected, reaped by the provider) — never for a
-   * session closed through `close`.
+   * session closed through `close` — and, when known, why (`reason`: the
+   * connection closed, the browser stopped answering a liveness probe).
    */
-  onSessionGone?(listener: (handleId: string) => void): void;
+  onSessionGone?(listener: (handleId: string, reason?: string) => void): void;
   /**
    * Watches the session's selected page as a screencast (it follows the
    * selection to another page); frames stop when the watch stops. Absent

@@ -245,6 +245,29 @@ export const limits = /* @__PURE__ */ (() => ({
     /** Longest MIME type given with a staged file (characters). */
     mimeTypeLength: 255,
   },
+  /**
+   * Liveness of a browser connection (the engine's CDP probe): while a
+   * command runs, the browser is asked `Browser.getVersion` every
+   * `probeIntervalMs`; no answer within `probeTimeoutMs` (or a connection
+   * Playwright reports closed) ends the session as gone, even when the
+   * socket never closed (a dropped network sends no FIN).
+   */
+  liveness: {
+    probeIntervalMs: 5_000,
+    probeTimeoutMs: 10_000,
+  },
+  /**
+   * Bounds of each teardown step, so closing never hangs on a dead
+   * connection: closing a CDP connection (the provider's browser keeps
+   * running until released; past the bound the connection is abandoned),
+   * and a whole `adapter.close` as the manager waits for it (past it the
+   * release is unconfirmed: listed in `pendingReleases`, retried by
+   * `reconcile()`).
+   */
+  teardown: {
+    disconnectMs: 5_000,
+    closeMs: 120_000,
+  },
   recording: {
     frameIntervalMs: 5_000,
     framesPerRecording: 120,

@@ -2,10 +2,13 @@
  * The driving half of a hosted provider (Node, Deno, Bun): Playwright
  * connects to the session's CDP URL and drives its default context, where
  * the provider's settings and persisted profile live. Releasing closes the
- * CDP connection first, then asks the provider to release the session.
+ * CDP connection first (bounded by `limits.teardown.disconnectMs`: a dead
+ * connection is abandoned), then asks the provider to release the session.
  */
 import { chromium, type Browser, type BrowserContext } from "playwright-core";
-import { NotFoundError, ProviderError } from "../errors.js";
+import { NotFoundError, ProviderError, TimeoutError } from "../errors.js";
+import { within } from "../lifecycle/clock.js";
+import { limits } from "../protocol/limits.js";
 import type { BrowserProvider, ProviderSession, Viewport } from "./types.js";
 
 /** A provider whose sessions are driven by Playwright in this process. */
@@ -37,7 +40,12 @@ export function withPlaywright<Provider extends BrowserProvider>(
     const browser = connections.get(id);
     connections.delete(id);
     // On a CDP connection, close() disconnects; the provider's browser keeps running until released.
-    if (browser) await browser.close().catch(() => undefined);
+    // A dead connection may never answer the close (no close frame, no FIN): past the bound it is
+    // abandoned, and the release below still ends the provider's session.
+    if (browser) {
+      const late = () => new TimeoutError(`${provider.name}: disconnecting session ${id} did not finish within ${limits.teardown.disconnectMs} ms`);
+      await within(browser.close(), limits.teardown.disconnectMs, late).catch(() => undefined);
+    }
   }
 
   async function connect(session: ProviderSession): Promise<BrowserContext> {

@@ -1,7 +1,7 @@
 /**
  * Where the client → worker exchange spends its time, on real Chromium and
  * the form of bench/actions.ts, default options: timestamps at the worker's
- * `request` event, the end of the request body, the manager's `execute`
+ * `request` event, the manager's `execute`
  * (start, end) and the answer's `finish`, around each `BrowserUseClient.execute`,
  * and inside Node's `fetch` from undici's diagnostics channels: when `fetch`
  * hands its request to the connection pool (`undici:request:create`), when
@@ -32,11 +32,10 @@ async function listen(handler: (request: IncomingMessage, response: ServerRespon
 
 const url = `${await listen((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end(formPage))}/`;
 const manager = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 4, { ownsAdapter: true });
-const at: Record<"created" | "headSent" | "arrived" | "bodyRead" | "managerStart" | "managerEnd" | "written" | "answerHead", number> = {
+const at: Record<"created" | "headSent" | "arrived" | "managerStart" | "managerEnd" | "written" | "answerHead", number> = {
   created: 0,
   headSent: 0,
   arrived: 0,
-  bodyRead: 0,
   managerStart: 0,
   managerEnd: 0,
   written: 0,
@@ -59,7 +58,6 @@ const tenantKey = "bench-tenant-key-".padEnd(40, "k");
 const worker = createBrowserWorker({ manager, token: "bench-operator-token-".padEnd(40, "x"), tenants: { [tenantKey]: "bench" }, stationId: "local" });
 const workerOrigin = await listen((request, response) => {
   at.arrived = performance.now();
-  request.once("end", () => (at.bodyRead = performance.now()));
   response.once("finish", () => (at.written = performance.now()));
   worker.handleNode(request, response);
 });
@@ -79,7 +77,9 @@ const names = [
   "  execute → fetch's pool",
   "  → head written",
   "  head written → request",
-  "request → body read", "body read → manager", "manager",   "manager → answer sent",
+  "request → manager",
+  "manager",
+  "manager → answer sent",
   "answer sent → client",
   "  → answer head parsed",
   "  head → execute returns",
@@ -103,8 +103,7 @@ for (let round = -1; round < rounds; round++) {
     push("  execute → fetch's pool", at.created - started);
     push("  → head written", at.headSent - at.created);
     push("  head written → request", at.arrived - at.headSent);
-    push("request → body read", at.bodyRead - at.arrived);
-    push("body read → manager", at.managerStart - at.bodyRead);
+    push("request → manager", at.managerStart - at.arrived);
     push("manager", at.managerEnd - at.managerStart);
     push("manager → answer sent", at.written - at.managerEnd);
     push("answer sent → client", ended - at.written);

@@ -22,7 +22,12 @@ export async function readNodeBody(request: IncomingMessage, limit: number, gate
   const whole = request.complete || size === declaredBytes;
   if (whole && !request.readableFlowing && !request.destroyed && size <= limit && size <= (gate?.threshold ?? limit)) {
     const bytes = (request.read() as Buffer | null) ?? Buffer.alloc(0);
-    if (bytes.byteLength === size && request.readableLength === 0) return { ok: true, bytes };
+    if (bytes.byteLength === size && request.readableLength === 0) {
+      // Its end comes from the parser a moment later: flowing, the stream
+      // takes it and ends (`end`), as a body read through events does.
+      request.resume();
+      return { ok: true, bytes };
+    }
     // Not what the buffer said (never seen): read the rest as it comes.
     return readNodeBodyEvents(request, limit, gate, bytes);
   }

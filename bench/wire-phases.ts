@@ -1,13 +1,18 @@
 /**
  * Where the client → worker exchange spends its time, on real Chromium and
  * the form of bench/actions.ts, default options: timestamps at the worker's
- * `request` event, the end of the request body, the manager's `execute`
- * (start, end) and the answer's `finish`, around each `BrowserUseClient.execute`.
+ * `request` event, the manager's `execute`
+ * (start, end) and the answer's `finish`, around each `BrowserUseClient.execute`,
+ * and inside Node's `fetch` from undici's diagnostics channels: when `fetch`
+ * hands its request to the connection pool (`undici:request:create`), when
+ * the request head is written (`undici:client:sendHeaders`) and when the
+ * answer's head is parsed (`undici:request:headers`).
  * Between actions it also times one bare `fetch` POST of the same size to a
  * server that answers at once: the floor any fetch-based client pays here.
  *
  * Run: `npx tsx bench/wire-phases.ts [rounds]` (default 50 rounds of fill, click, press, text).
  */
+import { subscribe } from "node:diagnostics_channel";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { BrowserUseClient } from "../src/client/index.js";
@@ -27,7 +32,19 @@ async function listen(handler: (request: IncomingMessage, response: ServerRespon
 
 const url = `${await listen((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end(formPage))}/`;
 const manager = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 4, { ownsAdapter: true });
-const at: Record<"arrived" | "bodyRead" | "managerStart" | "managerEnd" | "written", number> = { arrived: 0, bodyRead: 0, managerStart: 0, managerEnd: 0, written: 0 };
+const at: Record<"created" | "headSent" | "arrived" | "managerStart" | "managerEnd" | "written" | "answerHead", number> = {
+  created: 0,
+  headSent: 0,
+  arrived: 0,
+  managerStart: 0,
+  managerEnd: 0,
+  written: 0,
+  answerHead: 0,
+};
+// The bare fetch below publishes these too; only the client's exchange is read.
+subscribe("undici:request:create", () => (at.created = performance.now()));
+subscribe("undici:client:sendHeaders", () => (at.headSent = performance.now()));
+subscribe("undici:request:headers", () => (at.answerHead = performance.now()));
 const execute = manager.execute.bind(manager);
 manager.execute = (async (...args: Parameters<typeof execute>) => {
   at.managerStart = performance.now();
@@ -41,7 +58,6 @@ const tenantKey = "bench-tenant-key-".padEnd(40, "k");
 const worker = createBrowserWorker({ manager, token: "bench-operator-token-".padEnd(40, "x"), tenants: { [tenantKey]: "bench" }, stationId: "local" });
 const workerOrigin = await listen((request, response) => {
   at.arrived = performance.now();
-  request.once("end", () => (at.bodyRead = performance.now()));
   response.once("finish", () => (at.written = performance.now()));
   worker.handleNode(request, response);
 });
@@ -55,7 +71,20 @@ const client = new BrowserUseClient({ baseUrl: workerOrigin, stationId: "local",
 const { id } = await client.open();
 await client.execute(id, { op: "navigate", url });
 
-const names = ["bare fetch → stub", "client → request event", "request → body read", "body read → manager", "manager", "manager → answer sent", "answer sent → client", "client.execute"] as const;
+const names = [
+  "bare fetch → stub",
+  "client → request event",
+  "  execute → fetch's pool",
+  "  → head written",
+  "  head written → request",
+  "request → manager",
+  "manager",
+  "manager → answer sent",
+  "answer sent → client",
+  "  → answer head parsed",
+  "  head → execute returns",
+  "client.execute",
+] as const;
 const times = new Map<string, number[]>(names.map((name) => [name, []]));
 const push = (name: (typeof names)[number], ms: number) => times.get(name)!.push(ms);
 for (let round = -1; round < rounds; round++) {
@@ -71,15 +100,19 @@ for (let round = -1; round < rounds; round++) {
     if (round < 0) continue;
     push("bare fetch → stub", fetchEnded - fetchStarted);
     push("client → request event", at.arrived - started);
-    push("request → body read", at.bodyRead - at.arrived);
-    push("body read → manager", at.managerStart - at.bodyRead);
+    push("  execute → fetch's pool", at.created - started);
+    push("  → head written", at.headSent - at.created);
+    push("  head written → request", at.arrived - at.headSent);
+    push("request → manager", at.managerStart - at.arrived);
     push("manager", at.managerEnd - at.managerStart);
     push("manager → answer sent", at.written - at.managerEnd);
     push("answer sent → client", ended - at.written);
+    push("  → answer head parsed", at.answerHead - at.written);
+    push("  head → execute returns", ended - at.answerHead);
     push("client.execute", ended - started);
   }
 }
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.floor(q * (values.length - 1))]!;
 console.log(`Exchange phases, ${rounds} rounds of ${actions.join(", ")} (median / p90 ms), ${new Date().toISOString()}`);
-for (const [name, values] of times) console.log(`${name.padEnd(24)} ${quantile(values, 0.5).toFixed(3)} / ${quantile(values, 0.9).toFixed(3)}`);
+for (const [name, values] of times) console.log(`${name.padEnd(26)} ${quantile(values, 0.5).toFixed(3)} / ${quantile(values, 0.9).toFixed(3)}`);
 process.exit(0);

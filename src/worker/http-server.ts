@@ -11,7 +11,13 @@ export interface WorkerHttpServerOptions {
   headersTimeoutMs?: number;
   /** Time a client has to send the whole request, headers and body (ms, default 30 000; at least `headersTimeoutMs`). */
   requestTimeoutMs?: number;
-  /** Idle time before a kept-alive connection is closed (ms, default 5 000). */
+  /**
+   * Idle time before a kept-alive connection is closed (ms, default 60 000).
+   * Sent to clients as `Keep-Alive: timeout=…`, which Node's `fetch` honours
+   * (less 2 s): a client's next call after a model turn of some seconds
+   * still finds its connection open instead of connecting (and on TLS,
+   * handshaking) again.
+   */
   keepAliveTimeoutMs?: number;
   /** Connections held at once (default 256); a connection past it is closed at once. */
   maxConnections?: number;
@@ -21,7 +27,7 @@ export interface WorkerHttpServerOptions {
 export const workerHttpServerDefaults = {
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
+  keepAliveTimeoutMs: 60_000,
   maxConnections: 256,
 } as const;
 

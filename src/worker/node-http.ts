@@ -7,16 +7,27 @@ import type { IncomingCall } from "./incoming.js";
  * Reads a Node request body up to `limit` bytes. Past the limit it stops
  * listening and pauses the stream (dropping what came): the worker answers
  * 413 and closes the connection instead of reading an unbounded body.
+ * `declaredBytes` is the request's `Content-Length`, when it has one.
  */
-export async function readNodeBody(request: IncomingMessage, limit: number, gate?: LargeBodyGate): Promise<BodyRead> {
+export async function readNodeBody(request: IncomingMessage, limit: number, gate?: LargeBodyGate, declaredBytes?: number): Promise<BodyRead> {
   // Node's parser pushes a body that came with the headers right after the
-  // `request` event: one microtask later it is complete and buffered, and is
-  // taken in one synchronous read instead of through `data` and `end` events.
+  // `request` event: one microtask later it is buffered, and is taken in one
+  // synchronous read instead of through `data` and `end` events. It is whole
+  // once the message is complete, or once as many bytes as its Content-Length
+  // are buffered (the parser delivers no more than that for this message):
+  // at this point `complete` is still false for a body that came with the
+  // head, since the parser marks it only after the `request` event's turn.
   await undefined;
   const size = request.readableLength;
-  if (request.complete && !request.readableFlowing && !request.destroyed && size <= limit && size <= (gate?.threshold ?? limit)) {
+  const whole = request.complete || size === declaredBytes;
+  if (whole && !request.readableFlowing && !request.destroyed && size <= limit && size <= (gate?.threshold ?? limit)) {
     const bytes = (request.read() as Buffer | null) ?? Buffer.alloc(0);
-    if (bytes.byteLength === size && request.readableLength === 0) return { ok: true, bytes };
+    if (bytes.byteLength === size && request.readableLength === 0) {
+      // Its end comes from the parser a moment later: flowing, the stream
+      // takes it and ends (`end`), as a body read through events does.
+      request.resume();
+      return { ok: true, bytes };
+    }
     // Not what the buffer said (never seen): read the rest as it comes.
     return readNodeBodyEvents(request, limit, gate, bytes);
   }
@@ -112,7 +123,8 @@ class NodeCall implements IncomingCall {
   }
 
   readBody(limit: number, gate?: LargeBodyGate): Promise<BodyRead> {
-    return readNodeBody(this.request, limit, gate);
+    const declared = this.header("content-length");
+    return readNodeBody(this.request, limit, gate, declared === undefined ? undefined : Number(declared));
   }
 
   /**

@@ -102,12 +102,24 @@ describe("the worker's HTTP server (real sockets)", () => {
     expect({ requests, fewConnections: connections >= 1 && connections <= 2 }).toEqual({ requests: 22, fewConnections: true });
   });
 
+  it("keeps an idle connection for a minute by default and says so, so a call after a model turn does not connect again", async () => {
+    const { httpServer, server } = await serve({});
+    const answer = await server.post(path, token, { method: "list" });
+    // Node's fetch (undici) keeps an idle connection for the server's timeout less 2 s; at Node's own 5 s that was 3 s.
+    expect({ status: answer.status, keepAlive: answer.headers.get("keep-alive"), connection: answer.headers.get("connection"), serverMs: httpServer.keepAliveTimeout }).toEqual({
+      status: 200,
+      keepAlive: "timeout=60",
+      connection: "keep-alive",
+      serverMs: 60_000,
+    });
+  });
+
   it("validates its options, naming the field", () => {
     expect(() => resolveWorkerHttpServerOptions({ maxConnections: 0 })).toThrow(/^options\.maxConnections: /);
     expect(() => resolveWorkerHttpServerOptions({ headersTimeoutMs: 5000, requestTimeoutMs: 1000 })).toThrow(
       "options.headersTimeoutMs: must not exceed requestTimeoutMs (1000 ms)",
     );
     expect(() => resolveWorkerHttpServerOptions({ headersTimeout: 5 } as never)).toThrow(/headersTimeout/);
-    expect(resolveWorkerHttpServerOptions()).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 5_000, maxConnections: 256 });
+    expect(resolveWorkerHttpServerOptions()).toEqual({ headersTimeoutMs: 10_000, requestTimeoutMs: 30_000, keepAliveTimeoutMs: 60_000, maxConnections: 256 });
   });
 });

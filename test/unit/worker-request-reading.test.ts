@@ -36,17 +36,23 @@ describe("callFromNode", () => {
    * Sends `raw` as the request bytes (and `later`, once the worker has the
    * request's head) and returns the call the worker would read, with its body.
    */
-  async function readRaw(raw: string, later?: string, limit = 1024): Promise<{ call: IncomingCall; body: string }> {
+  async function readRaw(raw: string, later?: string, limit = 1024): Promise<{ call: IncomingCall; body: string; listenedFor: string[]; ended: Promise<void> }> {
     let arrived!: () => void;
     const headSeen = new Promise<void>((resolve) => (arrived = resolve));
-    const seen = new Promise<{ call: IncomingCall; body: string }>((resolve, reject) => {
+    const seen = new Promise<{ call: IncomingCall; body: string; listenedFor: string[]; ended: Promise<void> }>((resolve, reject) => {
       server = createServer((request, response) => {
+        // Whether the request stream reaches its end, as Node's server expects of a request read in full.
+        const ended = new Promise<void>((resolveEnd) => request.once("end", () => resolveEnd()));
+        // The events the reading subscribes to on the request (from here on).
+        const listenedFor: string[] = [];
+        const on = request.on.bind(request);
+        request.on = ((event: string, listener: (...args: unknown[]) => void) => (listenedFor.push(event), on(event, listener))) as typeof request.on;
         const call = callFromNode(request, response);
         arrived();
         call
           .readBody(limit)
           .then((read) => {
-            resolve({ call, body: read.ok ? new TextDecoder().decode(read.bytes) : `(not read: ${read.reason}, at least ${read.receivedAtLeast})` });
+            resolve({ call, body: read.ok ? new TextDecoder().decode(read.bytes) : `(not read: ${read.reason}, at least ${read.receivedAtLeast})`, listenedFor, ended });
             response.end();
           })
           .catch(reject);
@@ -72,6 +78,17 @@ describe("callFromNode", () => {
     expect((await readRaw(head(body.length), body)).body).toBe(body);
     await new Promise((resolve) => server?.close(resolve));
     expect((await readRaw(head(body.length) + body)).body).toBe(body);
+  });
+
+  it("takes a body that came with its head in one read, listening for no data events; one that comes later through them", async () => {
+    const body = '{"method":"list","pad":"' + "x".repeat(200) + '"}';
+    const together = await readRaw(head(body.length) + body);
+    expect({ body: together.body, listenedFor: together.listenedFor.filter((event) => event === "data" || event === "end") }).toEqual({ body, listenedFor: [] });
+    // The stream still ends (Node's server lets go of a request once it has).
+    await together.ended;
+    await new Promise((resolve) => server?.close(resolve));
+    const apart = await readRaw(head(body.length), body);
+    expect({ body: apart.body, listensForData: apart.listenedFor.includes("data") }).toEqual({ body, listensForData: true });
   });
 
   it("stops at the limit whether the body came with the head or after it", async () => {

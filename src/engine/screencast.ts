@@ -1,4 +1,4 @@
-import type { CDPSession } from "playwright-core";
+import type { CDPSession, Frame, Page } from "playwright-core";
 import { CapacityError } from "../errors.js";
 import type { ScreencastFrame, ScreencastListener, ScreencastWatch } from "../protocol/adapter.js";
 import { liveViewServing, limits } from "../protocol/limits.js";
@@ -9,6 +9,14 @@ import type { EngineSession } from "./session.js";
 interface Cast {
   pageId: string;
   cdp: CDPSession;
+  /** Removes the page listeners that retry a refused start. */
+  unwatch: () => void;
+}
+
+/** `Page.startScreencast`: JPEG, capped at the agent screenshot size, every frame. */
+function startParams() {
+  const { agentMaxWidth: maxWidth, agentMaxHeight: maxHeight } = limits.screenshot;
+  return { format: "jpeg" as const, quality: liveViewServing.jpegQuality, maxWidth, maxHeight, everyNthFrame: 1 };
 }
 
 /**
@@ -68,10 +76,10 @@ export class SessionScreencast {
     if (this.session.closed) return this.end();
     const wanted = this.viewers.size > 0 ? this.session.pages.get(this.session.selectedPageId) : undefined;
     if (wanted && this.cast?.pageId === wanted.id) return;
-    await this.stopCast();
+    this.stopCast();
     if (!wanted || wanted.page.isClosed()) return;
     const cdp = await this.session.context.newCDPSession(wanted.page);
-    const cast: Cast = { pageId: wanted.id, cdp };
+    const cast: Cast = { pageId: wanted.id, cdp, unwatch: () => undefined };
     this.cast = cast;
     cdp.on("Page.screencastFrame", (event) => {
       cdp.send("Page.screencastFrameAck", { sessionId: event.sessionId }).catch(() => undefined);
@@ -88,23 +96,61 @@ export class SessionScreencast {
       this.latest = frame;
       for (const viewer of [...this.viewers]) viewer.frame(frame);
     });
-    const { agentMaxWidth: maxWidth, agentMaxHeight: maxHeight } = limits.screenshot;
-    try {
-      await cdp.send("Page.startScreencast", { format: "jpeg", quality: liveViewServing.jpegQuality, maxWidth, maxHeight, everyNthFrame: 1 });
-    } catch {
-      // Chromium refuses while the page is between documents ("Not attached to an active page"): try again once it commits.
-      if (this.cast === cast) this.cast = undefined;
-      await cdp.detach().catch(() => undefined);
-      if (!wanted.page.isClosed()) wanted.page.once("framenavigated", () => void this.follow().catch(() => undefined));
-    }
+    await this.start(cast, wanted.page);
   }
 
-  private async stopCast(): Promise<void> {
+  /**
+   * Starts Chromium's screencast for `cast` (it then lasts across the page's
+   * documents). Chromium refuses while the page is between documents ("Not
+   * attached to an active page": the old one is no longer active, the new one
+   * not attached yet); the same CDP session asks again once the page has
+   * committed or loaded a document, counted from before each request, so a
+   * commit that overtakes the refusal's answer is not missed.
+   */
+  private start(cast: Cast, page: Page): Promise<void> {
+    let moved = false;
+    let refused = false;
+    const attempt = async (): Promise<void> => {
+      if (this.cast !== cast) return;
+      moved = false;
+      try {
+        await cast.cdp.send("Page.startScreencast", startParams());
+        cast.unwatch();
+      } catch {
+        if (this.cast !== cast) return;
+        if (moved) return attempt();
+        refused = true;
+      }
+    };
+    const onMove = () => {
+      moved = true;
+      if (!refused) return;
+      refused = false;
+      void attempt();
+    };
+    const onCommit = (frame: Frame) => {
+      if (!frame.parentFrame()) onMove();
+    };
+    page.on("framenavigated", onCommit).on("domcontentloaded", onMove).on("load", onMove);
+    cast.unwatch = () => void page.off("framenavigated", onCommit).off("domcontentloaded", onMove).off("load", onMove);
+    return attempt();
+  }
+
+  /**
+   * Stops the running screencast. Not awaited: Chromium answers the detach
+   * only once a navigation pending on that page commits, and the screencast
+   * must follow the selection now.
+   */
+  private stopCast(): void {
     const cast = this.cast;
     this.cast = undefined;
     if (!cast) return;
-    await cast.cdp.send("Page.stopScreencast").catch(() => undefined);
-    await cast.cdp.detach().catch(() => undefined);
+    cast.unwatch();
+    void cast.cdp
+      .send("Page.stopScreencast")
+      .catch(() => undefined)
+      .then(() => cast.cdp.detach())
+      .catch(() => undefined);
   }
 
   /** The session closed: every watch ends. */

@@ -107,6 +107,8 @@ export class BrowserSessionManager implements BrowserBackend {
   private ledgerWrites: Promise<void> = Promise.resolve();
   private ledgerFailure: Error | undefined;
   private readonly pacer: Pacer;
+  /** Throttle signals already applied (results, their challenges, errors): noting one again is no new throttle. */
+  private readonly notedThrottles = new WeakSet<object>();
   private pacingWrites: Promise<void> = Promise.resolve();
   private pacingQueued: StoredPacing | undefined;
 
@@ -457,7 +459,9 @@ export class BrowserSessionManager implements BrowserBackend {
    * `RateLimitedError` until the pause ends. `execute` applies this to every
    * result and error itself; call it for signals seen elsewhere. Returns the
    * end of the pause (ISO time), or undefined when there was no signal or
-   * the session is not paced.
+   * the session is not paced, or when this signal was noted already (a
+   * result `execute` returned, its `challenge`, an error it threw): one
+   * throttle pauses once.
    *
    * @example
    * ```ts
@@ -469,6 +473,9 @@ export class BrowserSessionManager implements BrowserBackend {
     const session = this.sessions.get(sessionId);
     const signal = session ? throttleSignal(this.pacer, outcome) : undefined;
     if (!session || !signal) return undefined;
+    const carriers = [outcome as object, (outcome as { challenge?: unknown }).challenge].filter((each): each is object => typeof each === "object" && each !== null);
+    if (carriers.some((each) => this.notedThrottles.has(each))) return undefined;
+    for (const each of carriers) this.notedThrottles.add(each);
     const until = this.pacer.throttled(sessionId, signal.reason, signal.atLeastMs);
     if (until === undefined) return undefined;
     const at = new Date(until).toISOString();

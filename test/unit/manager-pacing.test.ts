@@ -207,6 +207,25 @@ describe("throttle signals", () => {
     await manager.close();
   });
 
+  it("one throttle pauses once: noting a result (or its challenge, or an error) that execute already noted adds no pause", async () => {
+    const { adapter, clock, manager, id } = await setup("browserbase", { pacing: { minGapMs: 0, maxGapMs: 0, backoffMs: 60_000 } });
+    const pauses: { until: string }[] = [];
+    manager.events.on("pacing-pause", (event) => pauses.push(event));
+    adapter.answerNext("navigate", { challenge: { state: "rate_limited", evidence: ["status 429"] } });
+    const result = await manager.execute(id, { op: "navigate", url: "https://example.com/" });
+    const until = new Date(clock.now() + 60_000).toISOString();
+    clock.advance(1_000);
+    expect(manager.noteThrottle(id, result)).toBeUndefined();
+    expect(manager.noteThrottle(id, result.challenge)).toBeUndefined();
+    adapter.answerNext("evaluate", new RateLimitedError("the site said 429", { retryAfterMs: 90_000 }));
+    clock.advance(60_000);
+    const error = await caught(manager.execute(id, { op: "evaluate", expression: "1" }));
+    expect(manager.noteThrottle(id, error)).toBeUndefined();
+    expect(pauses.map((pause) => pause.until)).toEqual([until, new Date(clock.now() + 90_000).toISOString()]);
+    expect((await manager.execute(id, { op: "diagnostics" })).pacing).toMatchObject({ pausedUntil: new Date(clock.now() + 90_000).toISOString() });
+    await manager.close();
+  });
+
   it("an unpaced (local) session ignores throttle signals", async () => {
     const { manager, id } = await setup("local");
     expect(manager.noteThrottle(id, { state: "rate_limited", evidence: [] })).toBeUndefined();

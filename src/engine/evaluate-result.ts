@@ -101,7 +101,7 @@ function cannotReturn(problem: string): OutcomeUnknownError {
  * built-ins cannot slip past: the text must be JSON within the byte and depth
  * limits and hold no `__proto__` key.
  */
-function decodeEvaluateResult(encoded: unknown): unknown {
+export function decodeEvaluateResult(encoded: unknown): unknown {
   if (typeof encoded === "object" && encoded !== null && typeof (encoded as { problem?: unknown }).problem === "string") {
     throw cannotReturn((encoded as { problem: string }).problem);
   }
@@ -133,6 +133,15 @@ export function callInPage<A>(run: (argument: A) => unknown, argument: A): strin
 }
 
 /**
+ * The expression that evaluates `expression` in a page and encodes its result
+ * as JSON text (see `runInPage`); {@link decodeEvaluateResult} checks what
+ * comes back. Runtime-neutral: the CDP engine sends it too.
+ */
+export function evaluateAsJsonExpression(expression: string): string {
+  return callInPage(runInPage, { expression, maxDepth: limits.evaluateResultDepth, maxBytes: limits.evaluateResultBytes });
+}
+
+/**
  * Evaluates `expression` in the page and returns its result as plain JSON
  * data; fails with `ActionFailedError` when the expression throws (the
  * outcome rule then decides whether it ran), or with `OutcomeUnknownError`
@@ -141,7 +150,7 @@ export function callInPage<A>(run: (argument: A) => unknown, argument: A): strin
 export async function evaluateAsJson(page: Page, expression: string): Promise<unknown> {
   let encoded: unknown;
   try {
-    encoded = await page.evaluate(callInPage(runInPage, { expression, maxDepth: limits.evaluateResultDepth, maxBytes: limits.evaluateResultBytes }));
+    encoded = await page.evaluate(evaluateAsJsonExpression(expression));
   } catch (error) {
     const message = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
     throw new ActionFailedError(`evaluate: ${message.replace(/^page\.evaluate: /, "")}`, { cause: error });

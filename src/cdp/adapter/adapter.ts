@@ -46,7 +46,7 @@ export interface CdpBrowserAdapterOptions {
   provider: BrowserProvider;
   /** Makes the WebSocket; default the runtime's own. Node 20 has none: pass one over `ws` (`nodeWebSocket`). */
   webSocket?: CdpWebSocketFactory;
-  /** Extra time past a command's own timeout before the watchdog cuts it off (ms, default 5000); a mutating command cut off is an unknown outcome. */
+  /** Extra time past a command's own timeout before the watchdog cuts it off (ms, default 5000, at least 3000); a mutating command cut off is an unknown outcome. */
   watchdogGraceMs?: number;
 }
 
@@ -55,6 +55,9 @@ interface CdpEngineSession {
   connection: CdpConnection;
   page: CdpPage;
 }
+
+/** Time past a command's own timeout for the answers of its CDP calls (ms); the watchdog's grace is longer. */
+const answerMarginMs = 2_000;
 
 const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = { ...navigationHandlers, ...interactionHandlers, ...observationHandlers };
 
@@ -81,7 +84,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
   constructor(options: CdpBrowserAdapterOptions) {
     this.#provider = options.provider;
     this.#webSocket = options.webSocket;
-    this.#watchdogGraceMs = options.watchdogGraceMs ?? 5000;
+    this.#watchdogGraceMs = Math.max(options.watchdogGraceMs ?? 5000, answerMarginMs + 1000);
   }
 
   /** Creates a provider session and connects to its `cdpUrl`; on failure the session is released. */
@@ -173,7 +176,8 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     if (ended) throw new SessionClosedError(`Browser session ${handle.id} has ended: ${ended.reason}`);
     if (signal?.aborted) throw new ActionFailedError(`${parsed.op}: cancelled before it started`);
     const budgetMs = commandBudgetMs(parsed);
-    const context: CdpCommandContext = { page: session.page, signal, deadlineAt: Date.now() + budgetMs, reached: false };
+    // The command's own timeout bounds its waits in the page; its CDP calls get a margin past it for their answers.
+    const context: CdpCommandContext = { page: session.page, signal, deadlineAt: Date.now() + budgetMs + answerMarginMs, reached: false };
     const mutating = !isObservationCommand(parsed);
     const navigationsBefore = session.page.navigations;
     try {

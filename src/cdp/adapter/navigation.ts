@@ -26,9 +26,9 @@ async function settle(page: CdpPage, loaderId: string, waitUntil: WaitUntil, dea
 }
 
 /** Runs `navigation` and turns a timeout into the navigation's own message, naming the URL without query or credentials. */
-async function timed(what: string, timeoutMs: number, navigation: () => Promise<void>): Promise<void> {
+async function timed(what: string, timeoutMs: number, navigation: (waitsEndAt: number) => Promise<void>): Promise<void> {
   try {
-    await navigation();
+    await navigation(Date.now() + timeoutMs);
   } catch (error) {
     if (isTimeoutError(error)) throw new TimeoutError(`${what} failed: Timeout ${timeoutMs}ms exceeded`, { cause: error });
     throw error;
@@ -39,7 +39,7 @@ async function goto(context: CdpCommandContext, url: string, waitUntil: WaitUnti
   const { page } = context;
   assertNavigableUrl(url);
   const what = `navigate to ${sanitizeUrl(url)}`;
-  await timed(what, timeoutMs, async () => {
+  await timed(what, timeoutMs, async (waitsEndAt) => {
     context.reached = true;
     const { loaderId, errorText } = await page.session.send("Page.navigate", { url }, { timeoutMs: Math.max(1, context.deadlineAt - Date.now()) });
     if (errorText) {
@@ -49,8 +49,8 @@ async function goto(context: CdpCommandContext, url: string, waitUntil: WaitUnti
     }
     // No loader: a same-document navigation, done once it is reported.
     if (loaderId === undefined) return;
-    await page.until(() => (page.loaderId === loaderId ? true : undefined), context.deadlineAt, "waiting for the commit");
-    await settle(page, loaderId, waitUntil, context.deadlineAt);
+    await page.until(() => (page.loaderId === loaderId ? true : undefined), waitsEndAt, "waiting for the commit");
+    await settle(page, loaderId, waitUntil, waitsEndAt);
   });
 }
 
@@ -61,22 +61,22 @@ async function travel(context: CdpCommandContext, delta: -1 | 1, waitUntil: Wait
   const entry = entries[currentIndex + delta];
   if (!entry) return;
   const before = markOf(page);
-  await timed(delta < 0 ? "back" : "forward", timeoutMs, async () => {
+  await timed(delta < 0 ? "back" : "forward", timeoutMs, async (waitsEndAt) => {
     context.reached = true;
     await page.session.send("Page.navigateToHistoryEntry", { entryId: entry.id }, { timeoutMs: Math.max(1, context.deadlineAt - Date.now()) });
-    await page.until(() => (page.navigations > before.navigations ? true : undefined), context.deadlineAt, "waiting for the history navigation");
-    if (page.loaderId !== before.loaderId) await settle(page, page.loaderId, waitUntil, context.deadlineAt);
+    await page.until(() => (page.navigations > before.navigations ? true : undefined), waitsEndAt, "waiting for the history navigation");
+    if (page.loaderId !== before.loaderId) await settle(page, page.loaderId, waitUntil, waitsEndAt);
   });
 }
 
 async function reload(context: CdpCommandContext, waitUntil: WaitUntil, timeoutMs: number): Promise<void> {
   const { page } = context;
   const before = page.loaderId;
-  await timed("reload", timeoutMs, async () => {
+  await timed("reload", timeoutMs, async (waitsEndAt) => {
     context.reached = true;
     await page.session.send("Page.reload", {}, { timeoutMs: Math.max(1, context.deadlineAt - Date.now()) });
-    await page.until(() => (page.loaderId !== before ? true : undefined), context.deadlineAt, "waiting for the reload to commit");
-    await settle(page, page.loaderId, waitUntil, context.deadlineAt);
+    await page.until(() => (page.loaderId !== before ? true : undefined), waitsEndAt, "waiting for the reload to commit");
+    await settle(page, page.loaderId, waitUntil, waitsEndAt);
   });
 }
 

@@ -11,9 +11,6 @@ import { describeTarget, type Target } from "../../protocol/target.js";
 import type { CdpCommandContext } from "./context.js";
 import { findAndPrepare, watchInput, type InputWatch, type ScriptAnswer, type ScriptRequest, type ScriptTarget } from "./target-script.js";
 
-/** Time past the script's own wait for its answer to come back (ms). */
-const answerMarginMs = 2_000;
-
 /** The target as the script takes it; refs and frame chains are not implemented yet. */
 export function scriptTarget(op: string, target: Target): ScriptTarget {
   if (target.by === "ref") {
@@ -35,11 +32,10 @@ export async function prepareTarget(
   watch?: InputWatch,
 ): Promise<Extract<ScriptAnswer, { status: "ok" }>> {
   const resolved = scriptTarget(op, target);
-  const deadlineAt = Math.min(context.deadlineAt, Date.now() + request.timeoutMs + answerMarginMs);
   const find = callInPage(findAndPrepare, { ...request, target: resolved });
   // Ready: the watch for the input that follows starts in the same call.
   const expression = watch ? `(${find}).then((answer) => { if (answer.status === "ok") ${callInPage(watchInput, watch)}; return answer; })` : find;
-  const answer = (await context.page.evaluateInWorld(expression, deadlineAt)) as ScriptAnswer;
+  const answer = (await context.page.evaluateInWorld(expression, context.deadlineAt)) as ScriptAnswer;
   const described = describeTarget(target);
   switch (answer.status) {
     case "ok":

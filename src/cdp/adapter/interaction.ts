@@ -39,7 +39,8 @@ async function armWatch(context: CdpCommandContext, watch: InputWatch): Promise<
  */
 async function sendInputAndWatch(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>): Promise<string | undefined> {
   const sent = sendInput(context, calls);
-  const seen = context.page.evaluateInWorld(inputSeenExpression, context.deadlineAt).catch(() => undefined);
+  // Its document gone (the input navigated), it is not asked again: the title is read from the new one.
+  const seen = context.page.evaluateInWorld(inputSeenExpression, context.deadlineAt, true).catch(() => undefined);
   await sent;
   const title = await seen;
   return typeof title === "string" ? title : undefined;

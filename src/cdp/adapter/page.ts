@@ -186,10 +186,10 @@ export class CdpPage {
   /**
    * Evaluates `expression` in the isolated world (a promise awaited) and
    * returns its value. A context that went away with a navigation is found
-   * again in the new document while time is left. A thrown exception is an
-   * `ActionFailedError` with the exception's first line.
+   * again in the new document while time is left (unless `once`). A thrown
+   * exception is an `ActionFailedError` with the exception's first line.
    */
-  async evaluateInWorld(expression: string, deadlineAt: number): Promise<unknown> {
+  async evaluateInWorld(expression: string, deadlineAt: number, once = false): Promise<unknown> {
     for (;;) {
       const contextId = await this.world();
       const timeoutMs = Math.max(1, deadlineAt - Date.now());
@@ -202,8 +202,9 @@ export class CdpPage {
         if (exceptionDetails) throw new ActionFailedError(firstLine(exceptionDetails.exception?.description ?? exceptionDetails.text));
         return result.value;
       } catch (error) {
-        if (!(error instanceof CdpProtocolError && contextGone.test(error.cdpMessage)) || Date.now() >= deadlineAt) throw error;
-        if (this.#world === contextId) this.#world = undefined;
+        const gone = error instanceof CdpProtocolError && contextGone.test(error.cdpMessage);
+        if (gone && this.#world === contextId) this.#world = undefined;
+        if (!gone || once || Date.now() >= deadlineAt) throw error;
       }
     }
   }

@@ -18,7 +18,7 @@ import {
   isStationBrowserError,
   type StationBrowserError,
 } from "../../errors.js";
-import { withDeadline } from "../../engine/deadline.js";
+import { withDeadline } from "../../protocol/deadline.js";
 import type { AdapterCapabilities, AdapterOpenContext, BrowserAdapter, BrowserHandle, FoundSession } from "../../protocol/adapter.js";
 import { commandBudgetMs } from "../../protocol/budget.js";
 import { isObservationCommand, type BrowserCommand, type BrowserCommandInput, type CommandOp } from "../../protocol/commands.js";

@@ -7,7 +7,7 @@
 import { NotImplementedError } from "../../errors.js";
 import type { CdpCallOptions } from "../session.js";
 import { limits } from "../../protocol/limits.js";
-import { callInPage } from "../../engine/evaluate-result.js";
+import { callInPage } from "../../protocol/evaluate-encoding.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
 import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
 import { modifierEvents, modifierMask, pressEvents } from "./keys.js";

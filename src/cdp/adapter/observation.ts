@@ -4,9 +4,9 @@
  * Playwright engine's does, with the same JSON encoding and checks.
  */
 import { ActionFailedError } from "../../errors.js";
-import { decodeEvaluateResult, evaluateAsJsonExpression } from "../../engine/evaluate-result.js";
-import { truncateUtf8 } from "../../engine/diagnostics-ring.js";
-import { readVisibleTextAndTitle } from "../../engine/visible-text.js";
+import { decodeEvaluateResult, evaluateAsJsonExpression } from "../../protocol/evaluate-encoding.js";
+import { truncateUtf8 } from "../../protocol/utf8.js";
+import { readVisibleTextAndTitle } from "../../protocol/visible-text-script.js";
 import { imageSize } from "../../protocol/image-size.js";
 import { limits } from "../../protocol/limits.js";
 import type { ScreenshotResult } from "../../protocol/results.js";

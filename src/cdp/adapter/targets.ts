@@ -6,7 +6,7 @@
  * before anything is sent.
  */
 import { ActionFailedError, AmbiguousTargetError, NotFoundError, NotImplementedError, TimeoutError, ValidationError } from "../../errors.js";
-import { callInPage } from "../../engine/evaluate-result.js";
+import { callInPage } from "../../protocol/evaluate-encoding.js";
 import { describeTarget, type Target } from "../../protocol/target.js";
 import type { CdpCommandContext } from "./context.js";
 import { findAndPrepare, watchInput, type InputWatch, type ScriptAnswer, type ScriptRequest, type ScriptTarget } from "./target-script.js";

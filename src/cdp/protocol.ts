@@ -84,6 +84,59 @@ export interface CdpCommands {
   "Page.setLifecycleEventsEnabled": { params: { enabled: boolean }; result: Empty };
   "Page.reload": { params: { ignoreCache?: boolean }; result: Empty };
   "Page.crash": { params: Empty; result: Empty };
+  "Page.createIsolatedWorld": {
+    params: { frameId: string; worldName?: string; grantUniveralAccess?: boolean };
+    result: { executionContextId: number };
+  };
+  "Page.addScriptToEvaluateOnNewDocument": {
+    params: { source: string; worldName?: string; runImmediately?: boolean };
+    result: { identifier: string };
+  };
+  "Page.getNavigationHistory": { params: Empty; result: { currentIndex: number; entries: NavigationEntry[] } };
+  "Page.navigateToHistoryEntry": { params: { entryId: number }; result: Empty };
+  "Page.handleJavaScriptDialog": { params: { accept: boolean; promptText?: string }; result: Empty };
+  "Page.captureScreenshot": {
+    params: {
+      format?: "png" | "jpeg";
+      quality?: number;
+      clip?: { x: number; y: number; width: number; height: number; scale: number };
+      fromSurface?: boolean;
+    };
+    result: { data: string };
+  };
+  "Emulation.setDeviceMetricsOverride": {
+    params: { width: number; height: number; deviceScaleFactor: number; mobile: boolean };
+    result: Empty;
+  };
+  "Input.dispatchMouseEvent": {
+    params: {
+      type: "mousePressed" | "mouseReleased" | "mouseMoved" | "mouseWheel";
+      x: number;
+      y: number;
+      modifiers?: number;
+      button?: "none" | "left" | "middle" | "right" | "back" | "forward";
+      buttons?: number;
+      clickCount?: number;
+    };
+    result: Empty;
+  };
+  "Input.dispatchKeyEvent": {
+    params: {
+      type: "keyDown" | "keyUp" | "rawKeyDown" | "char";
+      modifiers?: number;
+      text?: string;
+      unmodifiedText?: string;
+      key?: string;
+      code?: string;
+      windowsVirtualKeyCode?: number;
+      nativeVirtualKeyCode?: number;
+      autoRepeat?: boolean;
+      isKeypad?: boolean;
+      location?: number;
+    };
+    result: Empty;
+  };
+  "Input.insertText": { params: { text: string }; result: Empty };
   "Runtime.enable": { params: Empty; result: Empty };
   "Runtime.runIfWaitingForDebugger": { params: Empty; result: Empty };
   "Runtime.evaluate": {
@@ -97,6 +150,13 @@ export interface CdpCommands {
     };
     result: { result: RemoteObject; exceptionDetails?: ExceptionDetails };
   };
+}
+
+/** `Page.NavigationEntry` (the fields the client reads). */
+export interface NavigationEntry {
+  id: number;
+  url: string;
+  title: string;
 }
 
 /** `Page.FrameTree`. */
@@ -120,11 +180,20 @@ export interface CdpEvents {
   "Page.domContentEventFired": { timestamp: number };
   "Page.frameNavigated": { frame: Frame; type?: string };
   "Page.frameAttached": { frameId: string; parentFrameId: string };
+  "Page.frameRequestedNavigation": { frameId: string; reason: string; url: string; disposition: string };
+  "Page.frameStartedNavigating": { frameId: string; url: string; loaderId: string; navigationType: string };
+  "Page.frameStartedLoading": { frameId: string };
+  "Page.frameStoppedLoading": { frameId: string };
+  "Page.navigatedWithinDocument": { frameId: string; url: string; navigationType: string };
+  "Page.javascriptDialogClosed": { result: boolean; userInput: string };
   "Page.lifecycleEvent": { frameId: string; loaderId: string; name: string; timestamp: number };
   "Page.javascriptDialogOpening": { url: string; message: string; type: string; defaultPrompt?: string };
   "Page.windowOpen": { url: string; windowName: string; windowFeatures: string[]; userGesture: boolean };
   "Runtime.consoleAPICalled": { type: string; args: RemoteObject[]; executionContextId: number; timestamp: number };
   "Runtime.executionContextCreated": { context: { id: number; origin: string; name: string; uniqueId: string; auxData?: Record<string, unknown> } };
+  "Runtime.executionContextDestroyed": { executionContextId: number; executionContextUniqueId: string };
+  /** No params (listeners get `{}`). */
+  "Runtime.executionContextsCleared": void;
 }
 
 export type CdpMethod = keyof CdpCommands;

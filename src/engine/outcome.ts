@@ -1,6 +1,8 @@
 import { errors as playwrightErrors } from "playwright-core";
 import { OutcomeUnknownError, isStationBrowserError, type StationBrowserError } from "../errors.js";
 import type { BrowserCommand, CommandOp } from "../protocol/commands.js";
+import { notSentNetErrors } from "../protocol/net-errors.js";
+import { navigationOps, unknownOutcomeMessage } from "../protocol/outcome-advice.js";
 import { toStationError } from "./playwright-errors.js";
 
 /**
@@ -32,53 +34,11 @@ export function settleFailure(command: BrowserCommand, error: unknown, evidence:
   // A navigation that committed has reached a server whatever ended its wait; for other ops the call log decides.
   const committed = evidence.committed && navigationOps.has(op);
   if (!committed && !inputMayHaveReached(command, error)) return failure;
-  const where = evidence.url === undefined ? "" : ` The selected page is now at ${evidence.url}.`;
-  const why = committed ? "its navigation committed" : navigationOps.has(op) ? "its request may already have reached the server" : "its input may already have reached the page";
-  return new OutcomeUnknownError(
-    `${failure.message.replace(/\.$/, "")} — but ${why}, so it may have taken effect.${where} ${checkAdvice(op)}`,
-    { cause: error },
-  );
+  return new OutcomeUnknownError(unknownOutcomeMessage(op, failure.message, committed, evidence.url), { cause: error });
 }
-
-/** What the caller should look at before deciding, per op. */
-function checkAdvice(op: CommandOp): string {
-  if (navigationOps.has(op)) return "Observe the page (URL, content) before navigating again; do not repeat it blindly.";
-  if (op === "evaluate") return "Observe the page before running the expression again; do not repeat it blindly.";
-  return "Observe the page (was the form sent, the value set, the item added?) before acting again; do not repeat it blindly.";
-}
-
-const navigationOps = new Set<CommandOp>(["navigate", "back", "forward", "reload", "newPage"]);
 
 /** Keyboard and mouse input sent straight to the page: any failure once it began may have left input behind. */
 const rawInputOps = new Set<CommandOp>(["mouseClick", "mouseMove", "dragCoordinates", "scroll", "type", "press"]);
-
-/**
- * Chromium network errors that end a navigation before any request reached a
- * server: nothing was sent, so nothing can have happened there.
- */
-const notSentNetErrors = new Set([
-  "ERR_NAME_NOT_RESOLVED",
-  "ERR_NAME_RESOLUTION_FAILED",
-  "ERR_CONNECTION_REFUSED",
-  "ERR_ADDRESS_UNREACHABLE",
-  "ERR_ADDRESS_INVALID",
-  "ERR_INTERNET_DISCONNECTED",
-  "ERR_NETWORK_ACCESS_DENIED",
-  "ERR_PROXY_CONNECTION_FAILED",
-  "ERR_TUNNEL_CONNECTION_FAILED",
-  "ERR_UNSAFE_PORT",
-  "ERR_INVALID_URL",
-  "ERR_DISALLOWED_URL_SCHEME",
-  "ERR_UNKNOWN_URL_SCHEME",
-  "ERR_BLOCKED_BY_CLIENT",
-  "ERR_BLOCKED_BY_ADMINISTRATOR",
-  "ERR_CERT_COMMON_NAME_INVALID",
-  "ERR_CERT_DATE_INVALID",
-  "ERR_CERT_AUTHORITY_INVALID",
-  "ERR_CERT_INVALID",
-  "ERR_SSL_PROTOCOL_ERROR",
-  "ERR_SSL_VERSION_OR_CIPHER_MISMATCH",
-]);
 
 /** The Playwright error under one of ours (our wrappers keep it as `cause`). */
 function playwrightCause(error: unknown): unknown {

@@ -1,23 +1,12 @@
 import { errors as playwrightErrors, type FrameLocator, type Locator, type Page } from "playwright-core";
 import { AmbiguousTargetError, NotFoundError, StaleRefError } from "../errors.js";
-import type { Target } from "../protocol/target.js";
+import { describeTarget, type Target } from "../protocol/target.js";
 import { strictModeCount } from "./playwright-errors.js";
 import type { EngineSession, PageState } from "./session.js";
 
 type Scope = Page | FrameLocator;
 
-function describe(target: Target): string {
-  switch (target.by) {
-    case "selector":
-      return `selector ${JSON.stringify(target.selector)}`;
-    case "role":
-      return `role ${target.role}${target.name === undefined ? "" : ` named ${JSON.stringify(target.name)}`}`;
-    case "ref":
-      return `ref ${target.ref}`;
-    default:
-      return `${target.by} ${JSON.stringify(target.value)}`;
-  }
-}
+const describe = describeTarget;
 
 function locate(scope: Scope, target: Exclude<Target, { by: "ref" }>): Locator {
   const exact = target.exact === undefined ? {} : { exact: target.exact };

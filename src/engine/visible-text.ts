@@ -1,22 +1,9 @@
 import type { Page } from "playwright-core";
 import { limits } from "../protocol/limits.js";
 import { evaluateInMainFrame, type MainFrameProbe } from "./isolated-world.js";
+import { readVisibleText, readVisibleTextAndTitle } from "../protocol/visible-text-script.js";
 
-/**
- * The visible text of a page's main frame: `innerText` of the body, which
- * never holds input values. Runs in the page, so it must be self-contained.
- * A page without a body (a frameset, an image) reads as empty.
- */
-export function readVisibleText(): string {
-  const body = document.body;
-  return body ? String(body.innerText) : "";
-}
-
-/** {@link readVisibleText} and the document's title, in one call. Runs in the page, so it must be self-contained. */
-export function readVisibleTextAndTitle(): { text: string; title: string } {
-  const body = document.body;
-  return { text: body ? String(body.innerText) : "", title: String(document.title) };
-}
+export { readVisibleText, readVisibleTextAndTitle };
 
 /**
  * The visible text and the title of a page's main frame in one round trip:

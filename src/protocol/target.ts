@@ -79,3 +79,17 @@ export const TargetSchema = /* @__PURE__ */ v.variant("by", targetOptions, targe
 
 /** A parsed target. */
 export type Target = v.InferOutput<typeof TargetSchema>;
+
+/** A target as error messages name it: `role button named "Save"`, `selector "#q"`, `ref e12`. */
+export function describeTarget(target: Target): string {
+  switch (target.by) {
+    case "selector":
+      return `selector ${JSON.stringify(target.selector)}`;
+    case "role":
+      return `role ${target.role}${target.name === undefined ? "" : ` named ${JSON.stringify(target.name)}`}`;
+    case "ref":
+      return `ref ${target.ref}`;
+    default:
+      return `${target.by} ${JSON.stringify(target.value)}`;
+  }
+}

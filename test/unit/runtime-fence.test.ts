@@ -97,6 +97,15 @@ describe("runtime fence", () => {
     expect(code).toContain("Target.attachToTarget");
   });
 
+  it("src/cdp/adapter (the CDP engine, no entry yet) bundles for a neutral platform without Node, Playwright or ws", async () => {
+    const { forbidden, code } = await bundle("src/cdp/adapter/index.ts");
+    expect(forbidden).toEqual([]);
+    expect(code).not.toMatch(/from\s*["']ws["']/);
+    expect(unguarded(code, "Buffer", /\bBuffer\s*\./g)).toEqual([]);
+    expect(unguarded(code, "process", /\bprocess\s*\.\s*(env|versions|platform|cwd|exit)\b/g)).toEqual([]);
+    expect(code).toContain("Input.dispatchMouseEvent");
+  });
+
   it("catches a Node import when one is present (the check itself works)", async () => {
     const { forbidden } = await bundle("src/providers/local/find-chromium.ts");
     expect(forbidden.some((path) => path.startsWith("node:fs"))).toBe(true);

@@ -1,0 +1,92 @@
+/**
+ * What a CDP engine command handler receives, and how an action's input is
+ * sent and its result composed: the input events go out together (one serial
+ * round trip), a navigation they started is waited for to commit, and the
+ * title is read only when the page navigated.
+ */
+import { isTimeoutError } from "../../errors.js";
+import type { CommandOf, CommandOp } from "../../protocol/commands.js";
+import type { ActionResult, CommandResult } from "../../protocol/results.js";
+import { sanitizeUrl } from "../../protocol/url-policy.js";
+import { cdpCallOf } from "../call-errors.js";
+import type { CdpCallOptions } from "../session.js";
+import type { CdpPage } from "./page.js";
+
+/** What every handler receives. */
+export interface CdpCommandContext {
+  page: CdpPage;
+  signal: AbortSignal | undefined;
+  /** When the command's budget ends (epoch ms). */
+  deadlineAt: number;
+  /** Set once input or a navigation request may have reached the page: a failure from then on is an unknown outcome. */
+  reached: boolean;
+}
+
+/** A handler of one op. */
+export type CdpHandler<Op extends CommandOp> = (context: CdpCommandContext, command: CommandOf<Op>) => Promise<CommandResult<Op>>;
+
+/** Handlers keyed by op, one file per capability area. */
+export type CdpHandlers<Ops extends CommandOp> = { [Op in Ops]: CdpHandler<Op> };
+
+/** Where the page stands before an action, to tell what the action changed. */
+export interface ActionMark {
+  navigations: number;
+  loaderId: string;
+  dialogs: number;
+}
+
+export const markOf = (page: CdpPage): ActionMark => ({ navigations: page.navigations, loaderId: page.loaderId, dialogs: page.dialogs.length });
+
+/**
+ * Sends input calls together (each is started at once, so they share one
+ * round trip; the browser runs them in order). From the first send the input
+ * may reach the page (`context.reached`), unless every call failed without
+ * running (never sent, or refused by the browser).
+ */
+export async function sendInput(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>): Promise<void> {
+  context.reached = true;
+  const options = { timeoutMs: Math.max(1, context.deadlineAt - Date.now()) };
+  const settled = await Promise.allSettled(calls.map((call) => call(options)));
+  const failures = settled.filter((entry): entry is PromiseRejectedResult => entry.status === "rejected");
+  if (failures.length === 0) return;
+  const noneRan = settled.every((entry) => {
+    const info = entry.status === "rejected" ? cdpCallOf(entry.reason) : undefined;
+    return info !== undefined && (!info.sent || info.answered);
+  });
+  if (noneRan) context.reached = false;
+  throw failures[0]!.reason;
+}
+
+/**
+ * Waits for what the input started: a main-frame navigation it requested, to
+ * commit (or stop), then the new document's DOMContentLoaded (so its title is
+ * parsed) while the budget lasts. Sends nothing.
+ */
+export async function settleAfterInput(context: CdpCommandContext, mark: ActionMark): Promise<void> {
+  const { page } = context;
+  if (page.navigationPending) {
+    await page.until(() => (!page.navigationPending || page.navigations > mark.navigations ? true : undefined), context.deadlineAt, "waiting for the navigation the action started");
+  }
+  if (page.loaderId !== mark.loaderId && !page.fromCache) {
+    const loaderId = page.loaderId;
+    await page.until(() => (page.reached(loaderId, "DOMContentLoaded") ? true : undefined), context.deadlineAt, "waiting for the new document").catch((error: unknown) => {
+      // Committed but slow to parse: the result says so with what the title is now.
+      if (!isTimeoutError(error)) throw error;
+    });
+  }
+}
+
+/**
+ * The result of an action: where the page is, its title (the one the
+ * action's script read, unless the page navigated since), whether it
+ * navigated, the dialog it raised. Pages the site opened are not tracked yet
+ * (`newPages` is empty; see the README).
+ */
+export async function describeAction(context: CdpCommandContext, mark: ActionMark, titleBefore?: string): Promise<ActionResult> {
+  const { page } = context;
+  const navigated = page.navigations > mark.navigations;
+  if (!navigated && titleBefore !== undefined) page.noteTitle(titleBefore, page.navigations);
+  const title = await page.title(context.deadlineAt);
+  const dialog = page.dialogs.length > mark.dialogs ? page.dialogs[page.dialogs.length - 1] : undefined;
+  return { ok: true, url: sanitizeUrl(page.url), title, navigated, newPages: [], ...(dialog ? { dialog } : {}) };
+}

@@ -1,0 +1,109 @@
+/**
+ * click · fill · press on the CDP engine, each in as few serial round trips
+ * as CDP allows: one call of the engine's script resolves and readies the
+ * target (and reads the title), then the input events go out together; the
+ * title is read again only if the page navigated.
+ */
+import { NotImplementedError } from "../../errors.js";
+import type { CdpCallOptions } from "../session.js";
+import { limits } from "../../protocol/limits.js";
+import { callInPage } from "../../protocol/evaluate-encoding.js";
+import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
+import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
+import { modifierEvents, modifierMask, pressEvents } from "./keys.js";
+import { prepareTarget } from "./targets.js";
+
+const actionTimeout = (command: { timeoutMs?: number | undefined }) => command.timeoutMs ?? limits.actionTimeoutDefaultMs;
+
+/** Refuses `textChange: true`: the CDP engine does not compute text changes yet. */
+function refuseTextChange(op: string, command: { textChange?: boolean | undefined }): void {
+  if (command.textChange === true) throw new NotImplementedError(`${op}: command.textChange is not implemented by the CDP engine yet`);
+}
+
+const buttonBits = { left: 1, right: 2, middle: 4 } as const;
+
+/** Longest wait of the answer sent with an action's input for the input's own events (ms). */
+const inputSeenFallbackMs = 1_000;
+
+/** Sets up the watch for the input that follows, with no target to find; answers the title. */
+async function armWatch(context: CdpCommandContext, watch: InputWatch): Promise<string | undefined> {
+  const title = await context.page.evaluateInWorld(callInPage(watchInput, watch), context.deadlineAt);
+  return typeof title === "string" ? title : undefined;
+}
+
+/**
+ * Sends the input and, in the same round trip, the question answered once the
+ * page has handled it ({@link inputSeenExpression}): by its answer, any
+ * navigation the input requested has been announced. Answers the title then
+ * (undefined when it could not be read).
+ */
+async function sendInputAndWatch(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>): Promise<string | undefined> {
+  const sent = sendInput(context, calls);
+  // Its document gone (the input navigated), it is not asked again: the title is read from the new one.
+  const seen = context.page.evaluateInWorld(inputSeenExpression, context.deadlineAt, true).catch(() => undefined);
+  await sent;
+  const title = await seen;
+  return typeof title === "string" ? title : undefined;
+}
+
+/** click · fill · press */
+export const interactionHandlers: CdpHandlers<"click" | "fill" | "press"> = {
+  async click(context, command) {
+    refuseTextChange("click", command);
+    const { page } = context;
+    const clicks = command.clickCount ?? 1;
+    const ready = await prepareTarget(context, "click", command.target, { action: "click", timeoutMs: actionTimeout(command) }, { type: "mouseup", count: clicks, fallbackMs: inputSeenFallbackMs });
+    const mark = markOf(page);
+    const x = ready.x!;
+    const y = ready.y!;
+    const button = command.button ?? "left";
+    const modifiers = command.modifiers ?? [];
+    const mask = modifierMask(modifiers);
+    const held = modifierEvents(modifiers);
+    const send = page.session.send.bind(page.session);
+    const calls: Array<(options: CdpCallOptions) => Promise<unknown>> = held.down.map((event) => (options) => send("Input.dispatchKeyEvent", event, options));
+    calls.push((options) => send("Input.dispatchMouseEvent", { type: "mouseMoved", x, y, modifiers: mask, button: "none" }, options));
+    for (let clickCount = 1; clickCount <= clicks; clickCount++) {
+      calls.push((options) => send("Input.dispatchMouseEvent", { type: "mousePressed", x, y, modifiers: mask, button, buttons: buttonBits[button], clickCount }, options));
+      calls.push((options) => send("Input.dispatchMouseEvent", { type: "mouseReleased", x, y, modifiers: mask, button, buttons: 0, clickCount }, options));
+    }
+    for (const event of held.up) calls.push((options) => send("Input.dispatchKeyEvent", event, options));
+    const title = await sendInputAndWatch(context, calls);
+    await settleAfterInput(context, mark);
+    return describeAction(context, mark, title ?? ready.title);
+  },
+
+  async fill(context, command) {
+    refuseTextChange("fill", command);
+    if (command.keyDelaysMs !== undefined) throw new NotImplementedError("fill: command.keyDelaysMs (human typing) is not implemented by the CDP engine yet");
+    const { page } = context;
+    const ready = await prepareTarget(context, "fill", command.target, { action: "fill", value: command.value, timeoutMs: actionTimeout(command) });
+    const mark = markOf(page);
+    if (ready.fill === "set") {
+      // The script set the value of a date, colour or range input itself.
+      context.reached = true;
+    } else if (ready.fill === "insert") {
+      await sendInput(context, [(options) => page.session.send("Input.insertText", { text: command.value }, options)]);
+    } else {
+      await sendInput(context, pressEvents("Delete").map((event) => (options) => page.session.send("Input.dispatchKeyEvent", event, options)));
+    }
+    await settleAfterInput(context, mark);
+    return { ...(await describeAction(context, mark, ready.title)), sensitive: ready.sensitive ?? true };
+  },
+
+  async press(context, command) {
+    refuseTextChange("press", command);
+    const { page } = context;
+    // A bad key is refused before the target is touched.
+    const events = pressEvents(command.key);
+    const watch = { type: "keyup", count: events.filter((event) => event.type === "keyUp").length, fallbackMs: inputSeenFallbackMs } as const;
+    // Without a target, the watch alone is set up first (it must be in place before the keys arrive).
+    const titleBefore = command.target
+      ? (await prepareTarget(context, "press", command.target, { action: "focus", timeoutMs: actionTimeout(command) }, watch)).title
+      : await armWatch(context, watch);
+    const mark = markOf(page);
+    const title = await sendInputAndWatch(context, events.map((event) => (options) => page.session.send("Input.dispatchKeyEvent", event, options)));
+    await settleAfterInput(context, mark);
+    return describeAction(context, mark, title ?? titleBefore);
+  },
+};

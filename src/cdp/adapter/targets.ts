@@ -1,0 +1,58 @@
+/**
+ * Resolves a command's target with the engine's in-page script
+ * ({@link findAndPrepare}) in one call, and maps its answer to the error
+ * family: not found, ambiguous (with the count), `nth` out of range, not
+ * actionable in time. Refs and frame chains are refused as not implemented
+ * before anything is sent.
+ */
+import { ActionFailedError, AmbiguousTargetError, NotFoundError, NotImplementedError, TimeoutError, ValidationError } from "../../errors.js";
+import { callInPage } from "../../protocol/evaluate-encoding.js";
+import { describeTarget, type Target } from "../../protocol/target.js";
+import type { CdpCommandContext } from "./context.js";
+import { findAndPrepare, watchInput, type InputWatch, type ScriptAnswer, type ScriptRequest, type ScriptTarget } from "./target-script.js";
+
+/** The target as the script takes it; refs and frame chains are not implemented yet. */
+export function scriptTarget(op: string, target: Target): ScriptTarget {
+  if (target.by === "ref") {
+    throw new NotImplementedError(`${op}: ref targets are not implemented by the CDP engine yet (it takes no accessibility snapshots); use a selector, role, text, label, placeholder or testId target`);
+  }
+  if (target.frame !== undefined && target.frame.length > 0) {
+    throw new NotImplementedError(`${op}: command.target.frame (iframe chains) is not implemented by the CDP engine yet`);
+  }
+  const { frame: _frame, ...rest } = target;
+  return rest;
+}
+
+/** The answer of a ready element; each other answer is thrown as its error, before any input. */
+export async function prepareTarget(
+  context: CdpCommandContext,
+  op: string,
+  target: Target,
+  request: Omit<ScriptRequest, "target">,
+  watch?: InputWatch,
+): Promise<Extract<ScriptAnswer, { status: "ok" }>> {
+  const resolved = scriptTarget(op, target);
+  const find = callInPage(findAndPrepare, { ...request, target: resolved });
+  // Ready: the watch for the input that follows starts in the same call.
+  const expression = watch ? `(${find}).then((answer) => { if (answer.status === "ok") ${callInPage(watchInput, watch)}; return answer; })` : find;
+  const answer = (await context.page.evaluateInWorld(expression, context.deadlineAt)) as ScriptAnswer;
+  const described = describeTarget(target);
+  switch (answer.status) {
+    case "ok":
+      return answer;
+    case "notFound":
+      throw new NotFoundError(`No element matches ${described} (waited ${request.timeoutMs} ms)`);
+    case "ambiguous":
+      throw new AmbiguousTargetError(answer.count, `${described} matched ${answer.count} elements; give nth (0–${answer.count - 1}) or a more specific target`);
+    case "nthOutOfRange":
+      throw new NotFoundError(`${described} matched ${answer.count} element${answer.count === 1 ? "" : "s"}; nth ${resolved.nth} is out of range`);
+    case "notActionable":
+      throw new TimeoutError(`${op}: Timeout ${request.timeoutMs}ms exceeded waiting for ${described}: ${answer.reason}`);
+    case "refused":
+      throw new ActionFailedError(`${op}: ${answer.reason}`);
+    case "badSelector":
+      throw new ValidationError("command.target.selector", `not a CSS selector the CDP engine can use (${answer.reason})`);
+    default:
+      throw new ActionFailedError(`${op}: the page answered the target script with something unexpected`);
+  }
+}

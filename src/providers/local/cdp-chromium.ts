@@ -1,0 +1,114 @@
+/**
+ * Local Chromium for the CDP engine: a headless Chromium started with
+ * `--remote-debugging-port=0` on 127.0.0.1 (the closed-network settings of
+ * the local provider), whose browser WebSocket URL a CDP client connects to;
+ * and {@link createLocalCdpProvider}, a provider that runs one such Chromium
+ * per session. Node only.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { BrowserProvider, ProviderSession } from "../types.js";
+import { findChromium } from "./find-chromium.js";
+import { closedNetworkArgs } from "./launch-settings.js";
+
+export interface CdpChromium {
+  /** `ws://127.0.0.1:<port>/devtools/browser/<id>`. */
+  wsUrl: string;
+  port: number;
+  process: ChildProcess;
+  /** True while the process runs. */
+  alive(): boolean;
+  close(): Promise<void>;
+}
+
+/** Starts a headless Chromium listening for CDP on a free loopback port (its own profile directory, removed on close). */
+export async function launchCdpChromium(): Promise<CdpChromium> {
+  const userDataDir = await mkdtemp(join(tmpdir(), "station-cdp-"));
+  const child = spawn(
+    findChromium(),
+    [
+      "--headless=new",
+      "--no-sandbox",
+      "--remote-debugging-address=127.0.0.1",
+      "--remote-debugging-port=0",
+      `--user-data-dir=${userDataDir}`,
+      ...closedNetworkArgs,
+      "about:blank",
+    ],
+    { stdio: ["ignore", "ignore", "pipe"], env: { PATH: process.env.PATH ?? "", HOME: userDataDir } },
+  );
+  let exited = false;
+  const exit = new Promise<void>((resolve) => child.once("exit", () => ((exited = true), resolve())));
+  const wsUrl = await new Promise<string>((resolve, reject) => {
+    let seen = "";
+    const timer = setTimeout(() => reject(new Error(`Chromium printed no DevTools URL: ${seen.slice(-500)}`)), 20_000);
+    child.stderr!.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`Chromium exited (${code}) before listening: ${seen.slice(-500)}`));
+    });
+  });
+  child.stderr!.resume();
+  return {
+    wsUrl,
+    port: Number(new URL(wsUrl).port),
+    process: child,
+    alive: () => !exited,
+    async close() {
+      if (!exited) {
+        child.kill("SIGTERM");
+        const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
+        await exit;
+        clearTimeout(timer);
+      }
+      await rm(userDataDir, { recursive: true, force: true }).catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * A provider of local Chromium sessions for the CDP engine: each `create`
+ * starts a Chromium of its own and hands out its `cdpUrl`; `release` ends it.
+ *
+ * @example
+ * ```ts
+ * const adapter = new CdpBrowserAdapter({ provider: createLocalCdpProvider(), webSocket: nodeWebSocket });
+ * ```
+ */
+export function createLocalCdpProvider(): BrowserProvider & { shutdown(): Promise<void> } {
+  const running = new Map<string, { browser: CdpChromium; session: ProviderSession }>();
+  return {
+    name: "local",
+    async create(request) {
+      const browser = await launchCdpChromium();
+      const session: ProviderSession = { id: `local-cdp-${randomUUID()}`, status: "RUNNING", cdpUrl: browser.wsUrl, openTag: request.openTag, createdAt: new Date().toISOString() };
+      running.set(session.id, { browser, session });
+      return session;
+    },
+    async get(id) {
+      const entry = running.get(id);
+      return entry && entry.browser.alive() ? entry.session : undefined;
+    },
+    async release(id) {
+      const entry = running.get(id);
+      running.delete(id);
+      await entry?.browser.close();
+    },
+    async find(openTag) {
+      return [...running.values()].filter((entry) => entry.session.openTag === openTag && entry.browser.alive()).map((entry) => entry.session);
+    },
+    async shutdown() {
+      await Promise.all([...running.keys()].map((id) => this.release(id)));
+    },
+  };
+}

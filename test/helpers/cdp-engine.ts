@@ -1,0 +1,71 @@
+/**
+ * The CDP engine (src/cdp/adapter) against a real local Chromium, for tests:
+ * one Chromium and one fixture server per test file. Each session the
+ * adapter opens is a page target of that Chromium, handed out by a stand-in
+ * provider as a hosted one would hand out its `cdpUrl` (a test may point
+ * that URL at a relay).
+ */
+import { afterAll, beforeAll } from "vitest";
+import { CdpBrowserAdapter } from "../../src/cdp/adapter/index.js";
+import { nodeWebSocket } from "../../src/engine/node-websocket.js";
+import type { BrowserHandle } from "../../src/protocol/adapter.js";
+import type { BrowserProvider, ProviderSession } from "../../src/providers/types.js";
+import { startCdpChromium, type CdpChromium } from "./cdp-chromium.js";
+import { startFixtureServer, type FixtureServer } from "./fixture-server.js";
+
+export interface CdpBrowserFixture {
+  adapter: CdpBrowserAdapter;
+  server: FixtureServer;
+  chromium: CdpChromium;
+  provider: SharedChromiumProvider;
+  /** Opens a fresh session (closed with the suite). */
+  open(options?: Parameters<CdpBrowserAdapter["open"]>[0]): Promise<BrowserHandle>;
+}
+
+/** A provider whose sessions are all on one Chromium; `cdpUrl` says where a new session connects (the browser, or a relay). */
+export interface SharedChromiumProvider extends BrowserProvider {
+  cdpUrl: string;
+  released: string[];
+}
+
+export function sharedChromiumProvider(cdpUrl: string): SharedChromiumProvider {
+  const sessions = new Map<string, ProviderSession>();
+  let next = 1;
+  const provider: SharedChromiumProvider = {
+    name: "shared-chromium",
+    cdpUrl,
+    released: [],
+    async create(request) {
+      const session: ProviderSession = { id: `s${next++}`, status: "RUNNING", cdpUrl: provider.cdpUrl, openTag: request.openTag, createdAt: new Date().toISOString() };
+      sessions.set(session.id, session);
+      return session;
+    },
+    async get(id) {
+      return sessions.get(id);
+    },
+    async release(id) {
+      sessions.delete(id);
+      provider.released.push(id);
+    },
+    async find(openTag) {
+      return [...sessions.values()].filter((session) => session.openTag === openTag);
+    },
+  };
+  return provider;
+}
+
+export function useCdpBrowser(): CdpBrowserFixture {
+  const fixture = {} as CdpBrowserFixture;
+  beforeAll(async () => {
+    [fixture.chromium, fixture.server] = await Promise.all([startCdpChromium(), startFixtureServer()]);
+    fixture.provider = sharedChromiumProvider(fixture.chromium.wsUrl);
+    fixture.adapter = new CdpBrowserAdapter({ provider: fixture.provider, webSocket: nodeWebSocket });
+    fixture.open = (options) => fixture.adapter.open(options);
+  });
+  afterAll(async () => {
+    await fixture.adapter?.shutdown();
+    await fixture.chromium?.close();
+    await fixture.server?.close();
+  });
+  return fixture;
+}

@@ -1,0 +1,121 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { ActionFailedError, AmbiguousTargetError, OutcomeUnknownError, TimeoutError, ValidationError } from "../../src/errors.js";
+import type { BrowserHandle } from "../../src/protocol/adapter.js";
+import { useCdpBrowser } from "../helpers/cdp-engine.js";
+
+/**
+ * click, fill and press on the CDP engine (src/cdp/adapter) against a real
+ * local Chromium: targets by selector, role, text, label, placeholder and test
+ * id with `exact` and `nth`, ambiguity, open shadow DOM, actionability, keys,
+ * dialogs, and the outcome rule. What both engines do alike is in the
+ * engine contract suite (engine-contract.test.ts); this file holds what is
+ * the CDP engine's own or goes further.
+ */
+const browser = useCdpBrowser();
+let handle: BrowserHandle;
+
+const read = async (expression: string) => (await browser.adapter.execute(handle, { op: "evaluate", expression })).value;
+const log = (selector = "#log") => read(`document.querySelector(${JSON.stringify(selector)}).textContent`);
+
+beforeAll(async () => {
+  handle = await browser.open();
+});
+
+describe("CDP engine: targets (real Chromium)", () => {
+  const load = () => browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+
+  it("matches a role name without exact as a case-insensitive part, and counts every match", async () => {
+    await load();
+    const loose = await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "save" } }).catch((caught: unknown) => caught);
+    expect(loose).toBeInstanceOf(AmbiguousTargetError);
+    expect((loose as AmbiguousTargetError).count).toBe(3);
+    expect(await log()).toBe("");
+    await browser.adapter.execute(handle, { op: "click", selector: "button:nth-of-type(2)" });
+    expect(await log()).toBe("save-2");
+  });
+
+  it("refuses a selector it cannot use as bad input naming the field", async () => {
+    await load();
+    const bad = await browser.adapter.execute(handle, { op: "click", selector: "button[" }).catch((caught: unknown) => caught);
+    expect(bad).toBeInstanceOf(ValidationError);
+    expect((bad as ValidationError).field).toBe("command.target.selector");
+  });
+
+});
+
+describe("CDP engine: interaction (real Chromium)", () => {
+  const load = () => browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+
+  it("fills, presses and submits a form", async () => {
+    await load();
+    const filled = await browser.adapter.execute(handle, { op: "fill", target: { by: "label", value: "User name" }, value: "ada!" });
+    expect(filled).toMatchObject({ ok: true, title: "Form", navigated: false, newPages: [], sensitive: true });
+    expect(await read("document.querySelector('#user').value")).toBe("ada!");
+    // Filling replaces what was there.
+    await browser.adapter.execute(handle, { op: "fill", selector: "#user", value: "adax" });
+    await browser.adapter.execute(handle, { op: "press", selector: "#user", key: "Backspace" });
+    expect(await read("document.querySelector('#user').value")).toBe("ada");
+    expect(await log("#keys")).toBe("Backspace,");
+    await browser.adapter.execute(handle, { op: "press", selector: "#user", key: "Shift+A" });
+    expect(await read("document.querySelector('#user').value")).toBe("adaA");
+    await browser.adapter.execute(handle, { op: "press", key: "Enter" });
+    expect(await log("#submitted")).toBe("submitted:adaA");
+    await browser.adapter.execute(handle, { op: "fill", selector: "#user", value: "" });
+    expect(await read("document.querySelector('#user').value")).toBe("");
+  });
+
+  it("says whether filled text may sit in a password field", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/visible-text.html") });
+    expect(await browser.adapter.execute(handle, { op: "fill", selector: "#name", value: "plain words" })).toMatchObject({ sensitive: false, title: "Visible text" });
+    await load();
+    expect(await browser.adapter.execute(handle, { op: "fill", selector: "#pass", value: "hunter2" })).toMatchObject({ sensitive: true });
+  });
+
+  it("clicks at the element's centre and reports the title the click left", async () => {
+    await load();
+    await browser.adapter.execute(handle, { op: "click", selector: "#pad" });
+    // The pad is 300×150 inside a 1 px border: its centre is (151, 76) of the border box.
+    expect(await log("#pad-log")).toBe("down@151,76;up@151,76;click@151,76;");
+    const retitled = await browser.adapter.execute(handle, { op: "click", selector: "#retitle" });
+    expect(retitled).toMatchObject({ title: "Retitled", navigated: false });
+  });
+
+  it("waits for an element to become actionable, and fails without input when it never does", async () => {
+    await load();
+    await browser.adapter.execute(handle, {
+      op: "evaluate",
+      expression:
+        "(() => { const b = document.createElement('button'); b.id = 'later'; b.disabled = true; b.onclick = () => { b.textContent = 'clicked'; }; b.textContent = 'Later'; document.body.prepend(b); setTimeout(() => { b.disabled = false; }, 50); return true; })()",
+    });
+    await browser.adapter.execute(handle, { op: "click", selector: "#later" });
+    expect(await log("#later")).toBe("clicked");
+
+    await browser.adapter.execute(handle, {
+      op: "evaluate",
+      expression:
+        "(() => { const cover = document.createElement('div'); cover.id = 'cover'; cover.style.cssText = 'position:fixed;inset:0;background:rgba(0,0,0,.1)'; document.body.append(cover); return true; })()",
+    });
+    const covered = await browser.adapter.execute(handle, { op: "click", selector: "#pad", timeoutMs: 300 }).catch((caught: unknown) => caught);
+    expect(covered).toBeInstanceOf(TimeoutError);
+    expect((covered as Error).message).toMatch(/<div#cover> intercepts pointer events/);
+    expect(await log("#pad-log")).toBe("");
+
+    const checkbox = await browser.adapter.execute(handle, { op: "fill", selector: "#remember", value: "x" }).catch((caught: unknown) => caught);
+    expect(checkbox).toBeInstanceOf(ActionFailedError);
+    expect((checkbox as Error).message).toMatch(/Input of type "checkbox" cannot be filled/);
+  });
+
+  it("reports an action whose input was sent but whose answer never came as an unknown outcome", async () => {
+    const hung = await browser.open();
+    await browser.adapter.execute(hung, { op: "navigate", url: browser.server.url("/form.html") });
+    // The click's handler never returns: the browser never answers the input it was sent.
+    await browser.adapter.execute(hung, {
+      op: "evaluate",
+      expression: "document.querySelector('#pad').addEventListener('mousedown', () => { for (;;) {} }), true",
+    });
+    const error = await browser.adapter.execute(hung, { op: "click", selector: "#pad", timeoutMs: 500 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as Error).message).toMatch(/its input may already have reached the page, so it may have taken effect/);
+    await browser.adapter.close(hung);
+  });
+});

@@ -1,0 +1,68 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { BrowserHandle } from "../../src/protocol/adapter.js";
+import type { BrowserCommandInput } from "../../src/protocol/commands.js";
+import { serialRoundTrips, startRelay, type Frame, type Relay } from "../helpers/cdp-relay.js";
+import { useCdpBrowser } from "../helpers/cdp-engine.js";
+
+/**
+ * Serial CDP round trips per command of the CDP engine, counted on the
+ * counting relay (test/helpers/cdp-relay.ts) between the engine and a real
+ * Chromium: the depth of each command's chain of calls, where calls sent
+ * together share a depth. A count is not a time, so the test holds on a
+ * loaded machine. Goal (issue 17): ≤ 2 for click, fill and press, ≤ 1 for
+ * an observation.
+ */
+const browser = useCdpBrowser();
+let relay: Relay;
+let handle: BrowserHandle;
+
+beforeAll(async () => {
+  relay = await startRelay(browser.chromium.wsUrl);
+  browser.provider.cdpUrl = relay.url;
+  handle = await browser.open();
+});
+afterAll(async () => {
+  await browser.adapter.close(handle);
+  await relay?.close();
+});
+
+/** Runs `command` and answers the serial round trips it took, and the methods it sent. */
+async function count(command: BrowserCommandInput): Promise<{ trips: number; methods: string[] }> {
+  await relay.quiet(0);
+  const start = relay.frames.length;
+  await browser.adapter.execute(handle, command);
+  const frames: Frame[] = relay.frames.slice(start);
+  return { trips: serialRoundTrips(frames), methods: frames.filter((frame) => frame.kind === "command").map((frame) => frame.method!) };
+}
+
+describe("round trips of the CDP engine's commands (counting relay, real Chromium)", () => {
+  it("clicks, fills and presses in 2 serial round trips; text and a screenshot in 1", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    const counts = {
+      click: await count({ op: "click", selector: "#pad" }),
+      fill: await count({ op: "fill", target: { by: "label", value: "User name" }, value: "ada" }),
+      press: await count({ op: "press", selector: "#user", key: "Backspace" }),
+      pressFocused: await count({ op: "press", key: "Enter" }),
+      text: await count({ op: "text" }),
+      screenshot: await count({ op: "screenshot" }),
+    };
+    console.log(Object.entries(counts).map(([op, { trips, methods }]) => `${op}: ${trips} (${methods.join(", ")})`).join("\n"));
+    // What the actions did, so the counts are of actions that ran.
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "document.querySelector('#submitted').textContent" })).value).toBe("submitted:ad");
+    expect(counts.click.trips).toBe(2);
+    expect(counts.fill.trips).toBe(2);
+    expect(counts.press.trips).toBe(2);
+    expect(counts.pressFocused.trips).toBe(2);
+    expect(counts.text.trips).toBe(1);
+    expect(counts.screenshot.trips).toBe(1);
+    // The second trip of a click is its input with the question answered once the page handled it.
+    expect(counts.click.methods).toEqual(["Runtime.evaluate", "Input.dispatchMouseEvent", "Input.dispatchMouseEvent", "Input.dispatchMouseEvent", "Runtime.evaluate"]);
+  });
+
+  it("a click that navigates takes one more, to read the new document's title", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    const { trips, methods } = await count({ op: "click", target: { by: "role", role: "link", name: "Second page" } });
+    console.log(`navigating click: ${trips} (${methods.join(", ")})`);
+    expect(trips).toBe(3);
+  });
+});

@@ -1,0 +1,148 @@
+import { describe, expect, it } from "vitest";
+import { cdpNotImplementedOps, cdpSupportedOps } from "../../src/cdp/adapter/index.js";
+import { CdpBrowserAdapter } from "../../src/cdp/adapter/index.js";
+import { connectOverWs } from "../helpers/cdp-client.js";
+import { nodeWebSocket } from "../../src/engine/node-websocket.js";
+import { imageSize } from "../../src/protocol/image-size.js";
+import { commandOps, type BrowserCommandInput } from "../../src/protocol/commands.js";
+import { createLocalCdpProvider } from "../../src/providers/local/cdp-chromium.js";
+import { NotFoundError, NotImplementedError, OutcomeUnknownError, isNotImplementedError } from "../../src/errors.js";
+import { useCdpBrowser } from "../helpers/cdp-engine.js";
+
+/**
+ * The CDP engine's first slice (src/cdp/adapter) against a real local
+ * Chromium: sessions by CDP URL, navigation with the URL policy, `text`,
+ * `evaluate`, screenshots capped at 1280×800, and a clear refusal of every
+ * command it does not implement yet. What both engines do alike is in the
+ * engine contract suite (engine-contract.test.ts); this file holds what is
+ * the CDP engine's own.
+ */
+const browser = useCdpBrowser();
+
+describe("CDP engine: sessions", () => {
+  it("opens a page target of the provider's browser by its CDP URL, and closes it and the provider session", async () => {
+    const targets = async () => {
+      const connection = await connectOverWs(browser.chromium.wsUrl);
+      const { targetInfos } = await connection.browser.send("Target.getTargets");
+      await connection.close();
+      return targetInfos.filter((info) => info.type === "page").length;
+    };
+    const before = await targets();
+    const handle = await browser.open();
+    expect(handle).toMatchObject({ provider: "shared-chromium", openTag: expect.any(String) });
+    expect(await targets()).toBe(before + 1);
+    const home = await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    expect(home.title).toBe("Fixture home");
+    await browser.adapter.close(handle);
+    expect(await targets()).toBe(before);
+    expect(browser.provider.released).toContain(handle.id);
+    await expect(browser.adapter.execute(handle, { op: "text" })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it("drives local Chromium through its own provider, which ends the browser on close", async () => {
+    const provider = createLocalCdpProvider();
+    const adapter = new CdpBrowserAdapter({ provider, webSocket: nodeWebSocket });
+    try {
+      const handle = await adapter.open();
+      expect(handle.provider).toBe("local");
+      const result = await adapter.execute(handle, { op: "navigate", url: browser.server.url("/second.html") });
+      expect(result).toMatchObject({ title: "Second page", navigated: true });
+      expect(await provider.get(handle.id)).toMatchObject({ status: "RUNNING", cdpUrl: expect.stringMatching(/^ws:\/\/127\.0\.0\.1:\d+\/devtools\/browser\//) });
+      await adapter.close(handle);
+      expect(await provider.get(handle.id)).toBeUndefined();
+    } finally {
+      await adapter.shutdown();
+      await provider.shutdown();
+    }
+  });
+
+  it("lists what it runs in capabilities() and refuses every other command with NotImplementedError naming it", async () => {
+    const capabilities = browser.adapter.capabilities();
+    expect(capabilities.ops).toEqual([...cdpSupportedOps]);
+    expect(capabilities.ops).toEqual(expect.arrayContaining(["navigate", "back", "reload", "click", "fill", "press", "screenshot", "text", "evaluate"]));
+    expect([...capabilities.ops, ...capabilities.notImplemented].sort()).toEqual([...commandOps].sort());
+    expect(capabilities.notImplemented).toEqual(cdpNotImplementedOps());
+    const handle = await browser.open();
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    const refused: BrowserCommandInput[] = [
+      { op: "accessibility" },
+      { op: "inspect" },
+      { op: "content" },
+      { op: "pages" },
+      { op: "newPage" },
+      { op: "hover", selector: "button" },
+      { op: "type", text: "x" },
+      { op: "check", selector: "#code" },
+      { op: "dialog", action: "accept" },
+      { op: "diagnostics" },
+    ];
+    for (const command of refused) {
+      expect(capabilities.notImplemented).toContain(command.op);
+      const error = await browser.adapter.execute(handle, command).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(NotImplementedError);
+      expect(isNotImplementedError(error)).toBe(true);
+      expect((error as Error).message).toMatch(new RegExp(`^${command.op}: not implemented by the CDP engine`));
+    }
+    // Parts of a supported command it lacks are refused too, before anything is sent.
+    const partial: Array<[BrowserCommandInput, RegExp]> = [
+      [{ op: "click", target: { by: "ref", ref: "e1" } }, /ref targets are not implemented/],
+      [{ op: "click", target: { by: "role", role: "button", name: "Pay", frame: ["#outer"] } }, /command\.target\.frame/],
+      [{ op: "click", selector: "button[data-testid]", textChange: true }, /command\.textChange/],
+      [{ op: "fill", selector: "#code", value: "1", keyDelaysMs: [1] }, /command\.keyDelaysMs/],
+    ];
+    for (const [command, message] of partial) {
+      const error = await browser.adapter.execute(handle, command).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(NotImplementedError);
+      expect((error as Error).message).toMatch(message);
+    }
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "document.querySelector('#log').textContent + '|' + document.querySelector('#code').value" })).value).toBe("|");
+    await browser.adapter.close(handle);
+  });
+});
+
+describe("CDP engine: navigation (real Chromium)", () => {
+  it("does nothing at either end of the history, and a key press does not navigate", async () => {
+    const handle = await browser.open();
+    expect(await browser.adapter.execute(handle, { op: "back" })).toMatchObject({ url: "about:blank", navigated: false });
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/second.html") });
+    expect(await browser.adapter.execute(handle, { op: "forward" })).toMatchObject({ title: "Second page", navigated: false });
+    expect((await browser.adapter.execute(handle, { op: "press", key: "Shift" })).navigated).toBe(false);
+    await browser.adapter.close(handle);
+  });
+
+  it("reports a navigation that timed out after its request left as an unknown outcome", async () => {
+    const handle = await browser.open();
+    const error = await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/slow?ms=5000"), timeoutMs: 300 }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(OutcomeUnknownError);
+    expect((error as Error).message).toMatch(/navigate to http:\/\/127\.0\.0\.1:\d+\/slow failed: Timeout 300ms exceeded — but its request may already have reached the server/);
+    await browser.adapter.close(handle);
+  });
+});
+
+describe("CDP engine: observation (real Chromium)", () => {
+  it("downscales a larger viewport to fit 1280×800 and reports the scale", async () => {
+    const large = await browser.open({ viewport: { width: 1920, height: 1080 } });
+    await browser.adapter.execute(large, { op: "navigate", url: browser.server.url("/form.html") });
+    expect((await browser.adapter.execute(large, { op: "evaluate", expression: "[innerWidth, innerHeight]" })).value).toEqual([1920, 1080]);
+    await browser.adapter.execute(large, { op: "evaluate", expression: "scrollBy(0, 300)" });
+    const shot = await browser.adapter.execute(large, { op: "screenshot" });
+    expect(shot.width).toBeLessThanOrEqual(1280);
+    expect(shot.height).toBeLessThanOrEqual(800);
+    expect(shot.width).toBe(1280);
+    expect(shot.scale).toBeCloseTo(1280 / 1920, 2);
+    expect(imageSize(Buffer.from(shot.base64, "base64"))).toEqual({ width: shot.width, height: shot.height });
+    await browser.adapter.close(large);
+  });
+
+  it("checks what a page that tampered with its built-ins sends back", async () => {
+    const handle = await browser.open();
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    await browser.adapter.execute(handle, { op: "evaluate", expression: `JSON.stringify = () => '{"__proto__": {"polluted": true}}'; null` });
+    await expect(browser.adapter.execute(handle, { op: "evaluate", expression: "'x'" })).rejects.toThrow(
+      /the expression ran, but its result cannot be returned: it is not JSON-compatible \(a "__proto__" key\)/,
+    );
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    await browser.adapter.close(handle);
+  });
+
+});

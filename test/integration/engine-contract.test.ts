@@ -1,0 +1,185 @@
+import { describe, expect, it } from "vitest";
+import { AmbiguousTargetError, NotFoundError, OutcomeUnknownError, UrlPolicyError, ValidationError } from "../../src/errors.js";
+import type { BrowserAdapter, BrowserHandle } from "../../src/protocol/adapter.js";
+import { imageSize } from "../../src/protocol/image-size.js";
+import { limits } from "../../src/protocol/limits.js";
+import { useBrowser } from "../helpers/browser.js";
+import { useCdpBrowser } from "../helpers/cdp-engine.js";
+import type { FixtureServer } from "../helpers/fixture-server.js";
+
+/**
+ * The engine contract, run against both engines: the Playwright engine
+ * (src/engine) and the CDP engine (src/cdp/adapter), each on a real local
+ * Chromium with pages on 127.0.0.1, with the same commands and the same
+ * assertions. What the CDP engine does not implement yet is listed at the
+ * end as skips that say why (it refuses those with NotImplementedError,
+ * tested in cdp-engine.test.ts).
+ */
+interface EngineFixture {
+  adapter: BrowserAdapter;
+  server: FixtureServer;
+  open(): Promise<BrowserHandle>;
+}
+
+const engines: Array<[string, () => EngineFixture]> = [
+  ["Playwright engine", () => useBrowser()],
+  ["CDP engine", () => useCdpBrowser()],
+];
+
+describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) => {
+  const browser = use();
+  const run = <Command extends Parameters<BrowserAdapter["execute"]>[1]>(handle: BrowserHandle, command: Command) => browser.adapter.execute(handle, command);
+  const value = async (handle: BrowserHandle, expression: string) => (await run(handle, { op: "evaluate", expression })).value;
+
+  it("navigates, follows a link, goes back and forward, reloads, and reports what happened", async () => {
+    const handle = await browser.open();
+    const home = await run(handle, { op: "navigate", url: browser.server.url("/index.html?token=s3cret#frag") });
+    expect(home).toMatchObject({ ok: true, title: "Fixture home", navigated: true, newPages: [], url: browser.server.url("/index.html") });
+    expect(JSON.stringify(home)).not.toContain("s3cret");
+    expect(await run(handle, { op: "click", target: { by: "role", role: "link", name: "Second page" } })).toMatchObject({ title: "Second page", navigated: true });
+    expect(await run(handle, { op: "back" })).toMatchObject({ title: "Fixture home", navigated: true });
+    expect(await run(handle, { op: "forward" })).toMatchObject({ title: "Second page", navigated: true });
+    expect(await run(handle, { op: "reload" })).toMatchObject({ title: "Second page", navigated: true });
+    await browser.adapter.close(handle);
+  });
+
+  it.each(["file:///etc/passwd", "data:text/html,<p>hi</p>", "javascript:alert(1)", "chrome://settings", "http://user:pass@127.0.0.1/"])(
+    "refuses %s before any navigation",
+    async (url) => {
+      const handle = await browser.open();
+      await run(handle, { op: "navigate", url: browser.server.url("/index.html") });
+      const before = browser.server.requests.length;
+      const error = await run(handle, { op: "navigate", url }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(UrlPolicyError);
+      expect((error as Error).message).not.toContain("pass@");
+      expect(await value(handle, "location.pathname")).toBe("/index.html");
+      expect(browser.server.requests.length).toBe(before);
+      await browser.adapter.close(handle);
+    },
+  );
+
+  it("reports a refused connection as a failed navigation, without the query", async () => {
+    const handle = await browser.open();
+    const error = await run(handle, { op: "navigate", url: "http://127.0.0.1:1/nothing?key=s3cret" }).catch((caught: unknown) => caught);
+    expect((error as Error).message).toMatch(/navigate to http:\/\/127\.0\.0\.1:1\/nothing failed: net::ERR_/);
+    expect((error as Error).message).not.toContain("s3cret");
+    expect(error).not.toBeInstanceOf(OutcomeUnknownError);
+    await browser.adapter.close(handle);
+  });
+
+  it("takes PNG and JPEG viewport screenshots with their real size", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    const png = await run(handle, { op: "screenshot" });
+    expect(png).toMatchObject({ mimeType: "image/png", width: 1280, height: 800, scale: 1 });
+    expect(imageSize(Buffer.from(png.base64, "base64"))).toEqual({ width: 1280, height: 800 });
+    const jpeg = await run(handle, { op: "screenshot", format: "jpeg", quality: 50 });
+    expect(imageSize(Buffer.from(jpeg.base64, "base64"))).toEqual({ width: 1280, height: 800 });
+    await browser.adapter.close(handle);
+  });
+
+  it("evaluates to JSON values, and applies the outcome rule to what throws", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    expect(await value(handle, "({ a: [1, 'two', null], b: { c: true } })")).toEqual({ a: [1, "two", null], b: { c: true } });
+    expect(await value(handle, "Promise.resolve(7)")).toBe(7);
+    expect(await value(handle, "undefined")).toBe(null);
+    await expect(run(handle, { op: "evaluate", expression: "({ when: new Date() })" })).rejects.toThrow(/it is not JSON-compatible \(Date at \$\.when\)/);
+    const thrown = await run(handle, { op: "evaluate", expression: "(() => { throw new Error('boom') })()" }).catch((caught: unknown) => caught);
+    expect((thrown as Error).message).toMatch(/boom/);
+    expect(thrown).toBeInstanceOf(OutcomeUnknownError);
+    const broken = await run(handle, { op: "evaluate", expression: "({" }).catch((caught: unknown) => caught);
+    expect((broken as Error).message).toMatch(/^evaluate: SyntaxError/);
+    expect(broken).not.toBeInstanceOf(OutcomeUnknownError);
+    await browser.adapter.close(handle);
+  });
+
+  it("reads the visible text and title past the page's own overrides, bounded on a UTF-8 boundary", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/visible-text.html") });
+    await run(handle, { op: "fill", selector: "#name", value: "typed-field-text" });
+    await run(handle, {
+      op: "evaluate",
+      expression: "Object.defineProperty(HTMLElement.prototype, 'innerText', { get: () => 'forged text' }); Object.defineProperty(Document.prototype, 'title', { get: () => 'forged title' }); true",
+    });
+    const result = await run(handle, { op: "text" });
+    expect(result).toMatchObject({ truncated: false, title: "Visible text" });
+    expect(result.text).toMatch(/^€uro 😀 Grüße\n/);
+    for (const hidden of ["display-none-text", "script-body-text", "typed-field-text", "forged"]) expect(JSON.stringify(result)).not.toContain(hidden);
+    expect(await run(handle, { op: "text", maxBytes: 9 })).toMatchObject({ text: "€uro ", truncated: true });
+    await run(handle, { op: "evaluate", expression: "document.body.append('x'.repeat(20000))" });
+    expect(new TextEncoder().encode((await run(handle, { op: "text" })).text).length).toBe(limits.text.bytesDefault);
+    await browser.adapter.close(handle);
+  });
+
+  it("finds targets by selector, role, text, label, placeholder and test id, in open shadow roots too", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    const log = () => value(handle, "document.querySelector('#log').textContent");
+    await run(handle, { op: "click", target: { by: "role", role: "button", name: "Save draft" } });
+    expect(await log()).toBe("save-3");
+    await run(handle, { op: "click", target: { by: "testId", value: "submit-order" } });
+    expect(await log()).toBe("order");
+    await run(handle, { op: "fill", target: { by: "label", value: "Email address" }, value: "a@b.c" });
+    await run(handle, { op: "fill", target: { by: "placeholder", value: "you@example.com" }, value: "x@y.z" });
+    expect(await value(handle, "document.querySelector('#email').value")).toBe("x@y.z");
+    await run(handle, { op: "fill", target: { by: "label", value: "Code", exact: true }, value: "42" });
+    expect(await value(handle, "document.querySelector('#code').value")).toBe("42");
+    await run(handle, { op: "click", target: { by: "text", value: "Save draft", exact: true } });
+    expect(await log()).toBe("save-3");
+    await run(handle, { op: "click", target: { by: "role", role: "button", name: "Shadow action" } });
+    expect(await log()).toBe("shadow");
+    await run(handle, { op: "fill", target: { by: "label", value: "Shadow field" }, value: "deep" });
+    expect(await value(handle, "document.querySelector('#host').shadowRoot.querySelector('input').value")).toBe("deep");
+    await browser.adapter.close(handle);
+  });
+
+  it("fails on ambiguity with the count, honours nth, and reports a missing element", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    const error = await run(handle, { op: "click", target: { by: "role", role: "button", name: "Save", exact: true } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(AmbiguousTargetError);
+    expect((error as AmbiguousTargetError).count).toBe(2);
+    expect(await value(handle, "document.querySelector('#log').textContent")).toBe("");
+    await run(handle, { op: "click", target: { by: "role", role: "button", name: "Save", exact: true, nth: 1 } });
+    expect(await value(handle, "document.querySelector('#log').textContent")).toBe("save-2");
+    await expect(run(handle, { op: "click", target: { by: "role", role: "button", name: "Save", exact: true, nth: 5 } })).rejects.toThrow(/matched 2 elements; nth 5 is out of range/);
+    const missing = await run(handle, { op: "click", target: { by: "role", role: "button", name: "Nope" }, timeoutMs: 200 }).catch((caught: unknown) => caught);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect((missing as Error).message).toMatch(/No element matches role button named "Nope"/);
+    await browser.adapter.close(handle);
+  });
+
+  it("fills, presses and submits a form; an unknown key is bad input; an unexpected dialog is dismissed", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    await run(handle, { op: "fill", target: { by: "label", value: "User name" }, value: "adax" });
+    await run(handle, { op: "press", selector: "#user", key: "Backspace" });
+    expect(await value(handle, "document.querySelector('#user').value")).toBe("ada");
+    expect(await value(handle, "document.querySelector('#keys').textContent")).toBe("Backspace,");
+    await run(handle, { op: "press", key: "Enter" });
+    expect(await value(handle, "document.querySelector('#submitted').textContent")).toBe("submitted:ada");
+    const badKey = await run(handle, { op: "press", key: "Nonsense" }).catch((caught: unknown) => caught);
+    expect((badKey as ValidationError).field).toBe("command.key");
+    const dialog = await run(handle, { op: "click", selector: "#confirm-button" });
+    expect(dialog.dialog).toEqual({ type: "confirm", message: "Proceed?", handled: "dismissed", unexpected: true });
+    expect(await value(handle, "document.querySelector('#dialog-log').textContent")).toBe("confirm:false");
+    await browser.adapter.close(handle);
+  });
+
+  // Behaviour of the Playwright engine the CDP engine does not have yet (it refuses each with NotImplementedError).
+  const notYetOnCdp: Array<[string, string]> = [
+    ["refs from accessibility snapshots (targets.test.ts)", "the CDP engine takes no accessibility snapshots yet"],
+    ["iframe chains in targets (targets.test.ts)", "target.frame is not implemented yet"],
+    ["pages: newPage, pages, selectPage, closePage, popups in newPages (navigation.test.ts)", "one page per session; pages a site opens are not tracked yet"],
+    ["type, select, check, uncheck, hover, focus, scroll, waitFor, mouse, drag (interaction.test.ts)", "not implemented yet"],
+    ["dialog policies (interaction.test.ts)", "unexpected dialogs are dismissed; the dialog command is not implemented yet"],
+    ["inspect, accessibility, content, diagnostics, challenge (observation.test.ts)", "not implemented yet"],
+    ["textChange and human typing (text-change.test.ts, human-typing.test.ts)", "not implemented yet"],
+  ];
+  for (const [behaviour, why] of notYetOnCdp) {
+    it.skipIf(_name === "CDP engine")(`${behaviour}${_name === "CDP engine" ? ` — skipped: ${why}` : " — covered by the Playwright engine's own tests"}`, () => {
+      expect(_name).toBe("Playwright engine");
+    });
+  }
+});

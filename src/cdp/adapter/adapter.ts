@@ -194,7 +194,16 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     const session = this.#sessions.get(handle.id);
     this.#sessions.delete(handle.id);
     if (session) {
-      await session.connection.browser.send("Target.closeTarget", { targetId: session.page.targetId }).catch(() => undefined);
+      // closeTarget answers before the target is gone; its session's detach says it is (bounded: a dead link never says).
+      const pageSessionId = session.page.session.id;
+      const gone = session.connection.browser
+        .waitForEvent("Target.detachedFromTarget", { predicate: (event) => event.sessionId === pageSessionId, timeoutMs: limits.teardown.disconnectMs })
+        .catch(() => undefined);
+      const closed = await session.connection.browser.send("Target.closeTarget", { targetId: session.page.targetId }).then(
+        () => true,
+        () => false,
+      );
+      if (closed) await gone;
       await session.connection.close();
     }
     await this.#provider.release(handle.id);

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { open, readFile, rename, rm } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ValidationError } from "../errors.js";
+import { nodeFileSystem, type StoreFileSystem } from "./file-system.js";
 
 /**
  * A fresh temporary name beside `path`: `<path>.<pid>.<random>.tmp`, so a
@@ -25,9 +25,9 @@ export function temporaryPathFor(path: string): string {
  * await syncDirectory("/state");
  * ```
  */
-export async function syncDirectory(directory: string): Promise<void> {
+export async function syncDirectory(directory: string, fs: StoreFileSystem = nodeFileSystem): Promise<void> {
   try {
-    const handle = await open(directory, "r");
+    const handle = await fs.open(directory, "r");
     try {
       await handle.sync();
     } finally {
@@ -48,11 +48,11 @@ export async function syncDirectory(directory: string): Promise<void> {
  * await writeFileAtomically("/state/journal.json", JSON.stringify(entries));
  * ```
  */
-export async function writeFileAtomically(path: string, data: string | Uint8Array): Promise<void> {
+export async function writeFileAtomically(path: string, data: string | Uint8Array, fs: StoreFileSystem = nodeFileSystem): Promise<void> {
   const temporaryPath = temporaryPathFor(path);
   let created = false;
   try {
-    const handle = await open(temporaryPath, "wx", 0o600);
+    const handle = await fs.open(temporaryPath, "wx", 0o600);
     created = true;
     try {
       await handle.writeFile(data);
@@ -60,13 +60,13 @@ export async function writeFileAtomically(path: string, data: string | Uint8Arra
     } finally {
       await handle.close();
     }
-    await rename(temporaryPath, path);
+    await fs.rename(temporaryPath, path);
     created = false;
   } catch (error) {
-    if (created) await rm(temporaryPath, { force: true }).catch(() => undefined);
+    if (created) await fs.rm(temporaryPath, { force: true }).catch(() => undefined);
     throw error;
   }
-  await syncDirectory(dirname(path));
+  await syncDirectory(dirname(path), fs);
 }
 
 /**
@@ -79,10 +79,10 @@ export async function writeFileAtomically(path: string, data: string | Uint8Arra
  * const journal = (await readJsonFile("/state/journal.json", "options.stateRootDir")) ?? [];
  * ```
  */
-export async function readJsonFile(path: string, field: string): Promise<unknown> {
+export async function readJsonFile(path: string, field: string, fs: StoreFileSystem = nodeFileSystem): Promise<unknown> {
   let text: string;
   try {
-    text = await readFile(path, "utf8");
+    text = await fs.readFile(path, "utf8");
   } catch (error) {
     if (errorCode(error) === "ENOENT") return undefined;
     throw error;

@@ -1,9 +1,9 @@
-import { mkdir, readdir, rm } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { JournalError, ValidationError } from "../errors.js";
 import type { PendingRelease } from "../lifecycle/ledger.js";
 import type { Checkpoint, JournalEntry, StateStore, StoredLedger, StoredPacing, StoredState, StoredUncertainOpening } from "../lifecycle/stores.js";
 import { readJsonFile, syncDirectory, writeFileAtomically } from "./atomic-file.js";
+import { nodeFileSystem, type StoreFileSystem } from "./file-system.js";
 import { appendJournalLines, compactJournalFile, journalLine, readJournalFile, syncJournalFile } from "./journal-file.js";
 import { claimOwnerLock, type OwnerLock } from "./owner-lock.js";
 
@@ -22,8 +22,8 @@ function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
-async function readRecords(path: string, isValid: (value: Record<string, unknown>) => boolean): Promise<Record<string, unknown>[]> {
-  const value = await readJsonFile(path, field);
+async function readRecords(path: string, isValid: (value: Record<string, unknown>) => boolean, fs: StoreFileSystem): Promise<Record<string, unknown>[]> {
+  const value = await readJsonFile(path, field, fs);
   if (value === undefined) return [];
   if (!Array.isArray(value)) throw new ValidationError(field, `${path} does not hold a JSON array; it was left as it is: repair or remove it`);
   value.forEach((item, index) => {
@@ -49,13 +49,20 @@ async function readRecords(path: string, isValid: (value: Record<string, unknown
  * over; a lock held by a live process, this one included, is refused. Writes
  * run in call order and only while this store still holds the lock.
  *
+ * A journal append that fails is cut back off the file; if it cannot be (the
+ * file may end with a partial line), later appends are refused until the
+ * store is reopened, which drops that line. `options.fileSystem` replaces
+ * `node:fs/promises` for the state files (not the owner lock): a test's way
+ * to make writes fail.
+ *
  * @example
  * ```ts
  * const stateStore = createFileStateStore("/var/lib/station/state");
  * const manager = new BrowserSessionManager(adapter, 2, { stateStore });
  * ```
  */
-export function createFileStateStore(stateRootDir: string): StateStore {
+export function createFileStateStore(stateRootDir: string, options: { fileSystem?: StoreFileSystem } = {}): StateStore {
+  const fs = options.fileSystem ?? nodeFileSystem;
   if (typeof stateRootDir !== "string" || stateRootDir.length === 0) {
     throw new ValidationError(field, "expected a directory path");
   }
@@ -75,20 +82,22 @@ export function createFileStateStore(stateRootDir: string): StateStore {
   let compactions: Promise<void> = Promise.resolve();
   /** Lines appended since each compaction in progress was asked for (they go into its new file too). */
   const compactionTails = new Set<string[]>();
+  /** Set when a failed append could not be cut off the journal: nothing more is appended after it. */
+  let tornTail: Error | undefined;
 
   async function removeLeftovers(): Promise<void> {
-    for (const name of await readdir(root)) {
-      if (leftoverPattern.test(name)) await rm(join(root, name), { force: true });
+    for (const name of await fs.readdir(root)) {
+      if (leftoverPattern.test(name)) await fs.rm(join(root, name), { force: true });
     }
   }
 
   async function checkTenant(tenantId: string | undefined): Promise<void> {
-    const stored = await readJsonFile(paths.root, field);
+    const stored = await readJsonFile(paths.root, field, fs);
     if (stored === undefined) {
-      const holdsState = (await readdir(root)).some((name) => name === "journal.json" || name === "journal.jsonl" || name === "checkpoints.json" || name === "ledger.json" || name === "pacing.json");
+      const holdsState = (await fs.readdir(root)).some((name) => name === "journal.json" || name === "journal.jsonl" || name === "checkpoints.json" || name === "ledger.json" || name === "pacing.json");
       if (holdsState) throw new ValidationError(field, `${root} holds state but no root.json; refusing to adopt it`);
       const description: RootDescription = { version: 1, ...(tenantId === undefined ? {} : { tenantId }), createdAt: new Date().toISOString() };
-      await writeFileAtomically(paths.root, `${JSON.stringify(description, null, 2)}\n`);
+      await writeFileAtomically(paths.root, `${JSON.stringify(description, null, 2)}\n`, fs);
       return;
     }
     if (!isRecord(stored) || stored.version !== 1 || (stored.tenantId !== undefined && typeof stored.tenantId !== "string")) {
@@ -115,19 +124,19 @@ export function createFileStateStore(stateRootDir: string): StateStore {
     return run;
   }
 
-  const enqueueWrite = (path: string, text: string) => enqueue(path, () => writeFileAtomically(path, text));
+  const enqueueWrite = (path: string, text: string) => enqueue(path, () => writeFileAtomically(path, text, fs));
 
   /** The journal, converted from an earlier version's `journal.json` once; the file exists afterwards. */
   async function readJournal(): Promise<JournalEntry[]> {
-    const current = await readJournalFile(paths.journal, field);
+    const current = await readJournalFile(paths.journal, field, fs);
     if (current) {
-      await rm(paths.legacyJournal, { force: true }); // left by a conversion cut off after its rename
+      await fs.rm(paths.legacyJournal, { force: true }); // left by a conversion cut off after its rename
       return current;
     }
-    const legacy = (await readRecords(paths.legacyJournal, (entry) => typeof entry.seq === "number" && typeof entry.op === "string")) as unknown as JournalEntry[];
-    await writeFileAtomically(paths.journal, legacy.map(journalLine).join(""));
-    await rm(paths.legacyJournal, { force: true });
-    await syncDirectory(root);
+    const legacy = (await readRecords(paths.legacyJournal, (entry) => typeof entry.seq === "number" && typeof entry.op === "string", fs)) as unknown as JournalEntry[];
+    await writeFileAtomically(paths.journal, legacy.map(journalLine).join(""), fs);
+    await fs.rm(paths.legacyJournal, { force: true });
+    await syncDirectory(root, fs);
     return legacy;
   }
 
@@ -137,20 +146,22 @@ export function createFileStateStore(stateRootDir: string): StateStore {
       if (owner.tenantId !== undefined && typeof owner.tenantId !== "string") {
         throw new ValidationError("options.tenantId", "expected a string");
       }
-      await mkdir(root, { recursive: true, mode: 0o700 });
+      await fs.mkdir(root, { recursive: true, mode: 0o700 });
       const claimed = await claimOwnerLock(paths.lock, field);
       try {
         await removeLeftovers();
         await checkTenant(owner.tenantId);
         const journal = await readJournal();
-        const checkpoints = await readRecords(paths.checkpoints, (checkpoint) => typeof checkpoint.id === "string");
+        const checkpoints = await readRecords(paths.checkpoints, (checkpoint) => typeof checkpoint.id === "string", fs);
         const owed = await readRecords(
           paths.ledger,
           (item) =>
             (item.kind === "uncertain" && typeof item.openTag === "string" && isRecord(item.options)) ||
             (item.kind === "pending" && typeof item.providerSessionId === "string" && typeof item.provider === "string"),
+          fs,
         );
-        const counted = await readRecords(paths.pacing, (item) => typeof item.profileId === "string" && typeof item.dayCount === "number" && typeof item.day === "number");
+        const counted = await readRecords(paths.pacing, (item) => typeof item.profileId === "string" && typeof item.dayCount === "number" && typeof item.day === "number", fs);
+        tornTail = undefined;
         lock = claimed;
         const pacing: StoredPacing = {};
         for (const { profileId, ...state } of counted) pacing[profileId as string] = state as unknown as StoredPacing[string];
@@ -174,11 +185,18 @@ export function createFileStateStore(stateRootDir: string): StateStore {
       const previous = compactions;
       const run = (async () => {
         await previous;
-        await compactJournalFile(paths.journal, text, () => tail.splice(0).join(""), (step) =>
-          enqueue(paths.journal, async () => {
-            await step();
-            compactionTails.delete(tail);
-          }),
+        await compactJournalFile(
+          paths.journal,
+          text,
+          () => tail.splice(0).join(""),
+          (step) =>
+            enqueue(paths.journal, async () => {
+              await step();
+              // The whole file was replaced: a partial line it ended with is gone.
+              tornTail = undefined;
+              compactionTails.delete(tail);
+            }),
+          fs,
         );
       })().finally(() => compactionTails.delete(tail));
       compactions = run.catch(() => undefined);
@@ -188,8 +206,17 @@ export function createFileStateStore(stateRootDir: string): StateStore {
     async appendJournal(entries: readonly JournalEntry[], options: { durable: boolean }): Promise<void> {
       assertOpen();
       const text = entries.map(journalLine).join("");
-      for (const tail of compactionTails) tail.push(text);
-      await enqueue(paths.journal, () => appendJournalLines(paths.journal, text, options.durable));
+      await enqueue(paths.journal, async () => {
+        if (tornTail) {
+          throw new JournalError(
+            `${paths.journal} may end with a partly written line that could not be cut off (${tornTail.message}); nothing more is appended until the store is reopened`,
+            { cause: tornTail },
+          );
+        }
+        await appendJournalLines(paths.journal, text, options.durable, fs, (error) => (tornTail = error));
+        // Only what was written goes into a compaction in progress (a line twice is harmless: the later one wins).
+        for (const tail of compactionTails) tail.push(text);
+      });
     },
 
     async writeCheckpoints(checkpoints: readonly Checkpoint[]): Promise<void> {
@@ -215,7 +242,7 @@ export function createFileStateStore(stateRootDir: string): StateStore {
       await writes;
       if (lock !== held) return; // a concurrent close got there first
       // Finishes are appended without a sync; a clean close makes them durable.
-      await syncJournalFile(paths.journal).catch(() => undefined);
+      await syncJournalFile(paths.journal, fs).catch(() => undefined);
       lock = undefined;
       await held.release();
     },

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { open, readFile, rename, rm, truncate, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { ValidationError } from "../errors.js";
 import type { JournalEntry } from "../lifecycle/stores.js";
 import { errorCode, syncDirectory, temporaryPathFor } from "./atomic-file.js";
+import { nodeFileSystem, type StoreFileSystem } from "./file-system.js";
 
 /**
  * The journal as JSON lines (`journal.jsonl`): one entry a line, as
@@ -52,10 +52,10 @@ function parseLine(line: string): JournalEntry | undefined {
  * const journal = (await readJournalFile("/state/journal.jsonl", "options.stateRootDir")) ?? [];
  * ```
  */
-export async function readJournalFile(path: string, field: string): Promise<JournalEntry[] | undefined> {
+export async function readJournalFile(path: string, field: string, fs: StoreFileSystem = nodeFileSystem): Promise<JournalEntry[] | undefined> {
   let bytes: Buffer;
   try {
-    bytes = await readFile(path);
+    bytes = await fs.readFile(path);
   } catch (error) {
     if (errorCode(error) === "ENOENT") return undefined;
     throw error;
@@ -75,17 +75,17 @@ export async function readJournalFile(path: string, field: string): Promise<Jour
     bySeq.set(entry.seq, entry);
     offset = end + 1;
   }
-  if (offset < bytes.length) await cutAt(path, offset);
+  if (offset < bytes.length) await cutAt(path, offset, fs);
   return [...bySeq.values()].sort((left, right) => left.seq - right.seq);
 }
 
-async function cutAt(path: string, length: number): Promise<void> {
-  await truncate(path, length);
-  await syncFile(path);
+async function cutAt(path: string, length: number, fs: StoreFileSystem): Promise<void> {
+  await fs.truncate(path, length);
+  await syncFile(path, fs);
 }
 
-async function syncFile(path: string): Promise<void> {
-  const handle = await open(path, "r+");
+async function syncFile(path: string, fs: StoreFileSystem): Promise<void> {
+  const handle = await fs.open(path, "r+");
   try {
     await handle.sync();
   } finally {
@@ -95,18 +95,39 @@ async function syncFile(path: string): Promise<void> {
 
 /**
  * Appends lines to a journal file, synced to disk when `durable` (the file
- * exists already, so its directory entry is durable).
+ * exists already, so its directory entry is durable). When the write or the
+ * sync fails (a full disk may take part of the text), the file is cut back to
+ * its length before, so a later append never follows a partial line; when
+ * even that fails, `onTorn` is told (the file may end with a partial line,
+ * which a reader drops as long as nothing is appended after it).
  *
  * @example
  * ```ts
  * await appendJournalLines("/state/journal.jsonl", journalLine(entry), true);
  * ```
  */
-export async function appendJournalLines(path: string, text: string, durable: boolean): Promise<void> {
-  const handle = await open(path, "a", 0o600);
+export async function appendJournalLines(
+  path: string,
+  text: string,
+  durable: boolean,
+  fs: StoreFileSystem = nodeFileSystem,
+  onTorn: (error: Error) => void = () => undefined,
+): Promise<void> {
+  const handle = await fs.open(path, "a", 0o600);
+  let length: number | undefined;
   try {
+    length = (await handle.stat()).size;
     await handle.writeFile(text);
     if (durable) await handle.sync();
+  } catch (error) {
+    if (length === undefined) throw error;
+    try {
+      await handle.truncate(length);
+      await handle.sync();
+    } catch (cutError) {
+      onTorn(cutError instanceof Error ? cutError : new Error(String(cutError)));
+    }
+    throw error;
   } finally {
     await handle.close();
   }
@@ -120,8 +141,8 @@ export async function appendJournalLines(path: string, text: string, durable: bo
  * await syncJournalFile("/state/journal.jsonl");
  * ```
  */
-export async function syncJournalFile(path: string): Promise<void> {
-  await syncFile(path).catch((error: unknown) => {
+export async function syncJournalFile(path: string, fs: StoreFileSystem = nodeFileSystem): Promise<void> {
+  await syncFile(path, fs).catch((error: unknown) => {
     if (errorCode(error) !== "ENOENT") throw error;
   });
 }
@@ -143,20 +164,21 @@ export async function compactJournalFile(
   text: string,
   appendedSince: () => string,
   serialise: (step: () => Promise<void>) => Promise<void>,
+  fs: StoreFileSystem = nodeFileSystem,
 ): Promise<void> {
   const temporaryPath = temporaryPathFor(path);
   let renamed = false;
   try {
-    await writeFile(temporaryPath, text, { flag: "wx", mode: 0o600 });
+    await fs.writeFile(temporaryPath, text, { flag: "wx", mode: 0o600 });
     await serialise(async () => {
-      await appendJournalLines(temporaryPath, appendedSince(), true);
-      await rename(temporaryPath, path);
+      await appendJournalLines(temporaryPath, appendedSince(), true, fs);
+      await fs.rename(temporaryPath, path);
       renamed = true;
       // Before any later append: otherwise a crash could bring back the old file without it.
-      await syncDirectory(dirname(path));
+      await syncDirectory(dirname(path), fs);
     });
   } catch (error) {
-    if (!renamed) await rm(temporaryPath, { force: true }).catch(() => undefined);
+    if (!renamed) await fs.rm(temporaryPath, { force: true }).catch(() => undefined);
     throw error;
   }
 }

@@ -10,6 +10,8 @@ import { startFaultStack, type FaultStack } from "./stack.js";
 import { passed, renderTable, type Row } from "./table.js";
 import { browserDownloadMaxBytes, browserPages, browserScenarios } from "./browser.js";
 import { providerScenarios } from "./provider.js";
+import { loadScenarios } from "./load.js";
+import { storageScenarios } from "./storage.js";
 import { transportScenarios } from "./transport.js";
 import { fakeLookup, policyPages, policyScenarios, privateNetworkScenarios } from "./url-policy.js";
 
@@ -30,6 +32,8 @@ const groups: Record<string, (rows: Row[]) => Promise<void>> = {
   policy: onStack(policyScenarios, 8, {}, policyPages),
   browser: onStack(browserScenarios, 8, { downloadMaxBytes: browserDownloadMaxBytes, watchdogGraceMs: 1000 }, browserPages),
   provider: providerScenarios,
+  storage: storageScenarios,
+  load: loadScenarios,
   private: onStack(privateNetworkScenarios, 8, { blockPrivateNetworks: { lookup: fakeLookup } }),
   async fuzz(rows) {
     const stack = await startFaultStack();

@@ -9,6 +9,7 @@ import type { AgentTool } from "../../src/agent-tools/types.js";
 import { BrowserUseClient } from "../../src/client/index.js";
 import { PlaywrightBrowserAdapter, type PlaywrightBrowserAdapterOptions } from "../../src/engine/adapter.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
+import type { SessionManagerOptions } from "../../src/lifecycle/options.js";
 import { createBrowserWorker } from "../../src/worker/index.js";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
 import { startHoldingServer, type HeldPage, type HoldingServer } from "../helpers/holding-server.js";
@@ -33,9 +34,9 @@ export interface Backend {
   internalErrors: { method: string | undefined; error: unknown }[];
 }
 
-async function startBackend(maxSessions: number, adapterOptions: PlaywrightBrowserAdapterOptions): Promise<Backend> {
+async function startBackend(maxSessions: number, adapterOptions: PlaywrightBrowserAdapterOptions, managerOptions: SessionManagerOptions): Promise<Backend> {
   const adapter = new PlaywrightBrowserAdapter(adapterOptions);
-  const manager = new BrowserSessionManager(adapter, maxSessions);
+  const manager = new BrowserSessionManager(adapter, maxSessions, managerOptions);
   const internalErrors: Backend["internalErrors"] = [];
   const onError = (error: unknown, context: { method: string | undefined }) => void internalErrors.push({ method: context.method, error });
   const worker = await startWorkerServer(createBrowserWorker({ manager, token, tenants: { [tenantKey]: "faults" }, stationId: "local", onError }));
@@ -58,15 +59,21 @@ export interface FaultStack {
   toolset(maxSessions: number, timeoutMs?: number): { toolset: BrowserAgentTools; tool(name: string): AgentTool };
   /** POSTs to /hit the page server saw. */
   hits(): number;
-  /** Stops the worker, its manager and its Chromium, and starts a fresh one behind the same proxy. */
-  restartWorker(): Promise<void>;
+  /** Stops the worker, its manager and its Chromium, runs `whileStopped`, and starts a fresh one behind the same proxy. */
+  restartWorker(whileStopped?: () => Promise<void>): Promise<void>;
   /** Chromium processes below this process. */
   chromium(): number;
   close(): Promise<void>;
 }
 
-export async function startFaultStack(maxSessions = 8, adapterOptions: PlaywrightBrowserAdapterOptions = {}, extraPages: Record<string, HeldPage> = {}): Promise<FaultStack> {
-  let backend = await startBackend(maxSessions, adapterOptions);
+/** `managerOptions` is called for each manager (a restart makes a new one: a fresh state store, say). */
+export async function startFaultStack(
+  maxSessions = 8,
+  adapterOptions: PlaywrightBrowserAdapterOptions = {},
+  extraPages: Record<string, HeldPage> = {},
+  managerOptions: () => SessionManagerOptions = () => ({}),
+): Promise<FaultStack> {
+  let backend = await startBackend(maxSessions, adapterOptions, managerOptions());
   const proxy = await startFaultProxy(backend.worker.origin);
   const served = await startHoldingServer({ ...pages, ...extraPages });
   const client = (timeoutMs = 30_000) => new BrowserUseClient({ baseUrl: proxy.origin, stationId: "local", apiKey: tenantKey, timeoutMs });
@@ -89,9 +96,10 @@ export async function startFaultStack(maxSessions = 8, adapterOptions: Playwrigh
       };
     },
     hits: () => served.requests.filter((request) => request === "POST /hit").length,
-    async restartWorker() {
+    async restartWorker(whileStopped) {
       await stopBackend(backend);
-      backend = await startBackend(maxSessions, adapterOptions);
+      await whileStopped?.();
+      backend = await startBackend(maxSessions, adapterOptions, managerOptions());
       proxy.retarget(backend.worker.origin);
     },
     chromium: () => chromiumBelow(process.pid).filter((info) => info.state !== "Z").length,

@@ -80,12 +80,12 @@ export function renderTable(rows: Row[]): string {
 /** How long one scenario may run before it is recorded as hung (the suite goes on). */
 export const scenarioLimitMs = 150_000;
 
-/** Runs `body` as one scenario; an exception, or running past {@link scenarioLimitMs}, is recorded as a crash, not thrown. */
-export async function runScenario(rows: Row[], scenario: string, injected: string, body: (s: Scenario) => Promise<void>): Promise<void> {
+/** Runs `body` as one scenario; an exception, or running past `limitMs` ({@link scenarioLimitMs}), is recorded as a crash, not thrown. */
+export async function runScenario(rows: Row[], scenario: string, injected: string, body: (s: Scenario) => Promise<void>, limitMs = scenarioLimitMs): Promise<void> {
   const s = new Scenario(scenario, injected);
   let timer: ReturnType<typeof setTimeout> | undefined;
   const hung = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`did not finish within ${scenarioLimitMs / 1000} s`)), scenarioLimitMs);
+    timer = setTimeout(() => reject(new Error(`did not finish within ${limitMs / 1000} s`)), limitMs);
   });
   try {
     await Promise.race([body(s), hung]);

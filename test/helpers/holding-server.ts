@@ -13,6 +13,8 @@ export interface HoldingServer {
   requests: string[];
   /** Resolves once a request matching "METHOD path" has arrived. */
   arrived(request: string): Promise<void>;
+  /** Answers the held requests of `path` (under `/hold`) with an empty 200. */
+  release(path: string): void;
   close(): Promise<void>;
 }
 
@@ -21,7 +23,7 @@ export type HeldPage = string | { status: number; headers: Record<string, string
 
 export async function startHoldingServer(pages: Record<string, HeldPage>): Promise<HoldingServer> {
   const requests: string[] = [];
-  const held: ServerResponse[] = [];
+  const held: { path: string; response: ServerResponse }[] = [];
   const waiting: { request: string; resolve: () => void }[] = [];
   const server = createServer((request, response) => {
     const path = new URL(request.url ?? "/", "http://127.0.0.1").pathname;
@@ -30,7 +32,7 @@ export async function startHoldingServer(pages: Record<string, HeldPage>): Promi
     for (const waiter of waiting.filter((entry) => entry.request === seen)) waiter.resolve();
     request.resume();
     if (path.startsWith("/hold")) {
-      held.push(response);
+      held.push({ path, response });
       return;
     }
     const page = pages[path];
@@ -58,9 +60,15 @@ export async function startHoldingServer(pages: Record<string, HeldPage>): Promi
     url: (path) => `${origin}${path}`,
     arrived: (request) =>
       requests.includes(request) ? Promise.resolve() : new Promise((resolve) => waiting.push({ request, resolve })),
+    release(path) {
+      for (const entry of held.filter((each) => each.path === path)) {
+        held.splice(held.indexOf(entry), 1);
+        entry.response.writeHead(200, { "content-type": "text/plain" }).end("");
+      }
+    },
     close: () =>
       new Promise((resolve) => {
-        for (const response of held) response.destroy();
+        for (const { response } of held) response.destroy();
         server.closeAllConnections();
         server.close(() => resolve());
       }),

@@ -6,6 +6,7 @@
 import { chromiumBelow } from "../helpers/processes.js";
 import { unhandled } from "./process-watch.js";
 import { fuzzScenarios } from "./fuzz.js";
+import { injectionPages, injectionScenarios } from "./injection.js";
 import { startFaultStack, type FaultStack } from "./stack.js";
 import { passed, renderTable, type Row } from "./table.js";
 import { browserDownloadMaxBytes, browserPages, browserScenarios } from "./browser.js";
@@ -30,6 +31,7 @@ const groups: Record<string, (rows: Row[]) => Promise<void>> = {
   policy: onStack(policyScenarios, 8, {}, policyPages),
   browser: onStack(browserScenarios, 8, { downloadMaxBytes: browserDownloadMaxBytes, watchdogGraceMs: 1000 }, browserPages),
   provider: providerScenarios,
+  injection: onStack(injectionScenarios, 8, {}, injectionPages),
   private: onStack(privateNetworkScenarios, 8, { blockPrivateNetworks: { lookup: fakeLookup } }),
   async fuzz(rows) {
     const stack = await startFaultStack();

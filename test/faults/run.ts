@@ -11,6 +11,7 @@ import { startFaultStack, type FaultStack } from "./stack.js";
 import { passed, renderTable, type Row } from "./table.js";
 import { browserDownloadMaxBytes, browserPages, browserScenarios } from "./browser.js";
 import { providerScenarios } from "./provider.js";
+import { tenancyScenarios } from "./tenancy.js";
 import { transportScenarios } from "./transport.js";
 import { fakeLookup, policyPages, policyScenarios, privateNetworkScenarios } from "./url-policy.js";
 
@@ -31,6 +32,7 @@ const groups: Record<string, (rows: Row[]) => Promise<void>> = {
   policy: onStack(policyScenarios, 8, {}, policyPages),
   browser: onStack(browserScenarios, 8, { downloadMaxBytes: browserDownloadMaxBytes, watchdogGraceMs: 1000 }, browserPages),
   provider: providerScenarios,
+  tenancy: (rows) => tenancyScenarios(rows, Number(process.env.FAULTS_TENANCY_RUNS ?? 1000)),
   injection: onStack(injectionScenarios, 8, {}, injectionPages),
   private: onStack(privateNetworkScenarios, 8, { blockPrivateNetworks: { lookup: fakeLookup } }),
   async fuzz(rows) {

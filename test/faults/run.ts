@@ -5,12 +5,14 @@
  */
 import { chromiumBelow } from "../helpers/processes.js";
 import { unhandled } from "./process-watch.js";
+import { captureLogs } from "./artefacts.js";
 import { fuzzScenarios } from "./fuzz.js";
 import { injectionPages, injectionScenarios } from "./injection.js";
 import { startFaultStack, type FaultStack } from "./stack.js";
 import { passed, renderTable, type Row } from "./table.js";
 import { browserDownloadMaxBytes, browserPages, browserScenarios } from "./browser.js";
 import { providerScenarios } from "./provider.js";
+import { secretsScenarios } from "./secrets.js";
 import { tenancyScenarios } from "./tenancy.js";
 import { transportScenarios } from "./transport.js";
 import { fakeLookup, policyPages, policyScenarios, privateNetworkScenarios } from "./url-policy.js";
@@ -43,6 +45,8 @@ const groups: Record<string, (rows: Row[]) => Promise<void>> = {
       await stack.close();
     }
   },
+  // Last: it scans what every earlier group produced, as well as its own workload.
+  secrets: secretsScenarios,
 };
 
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
@@ -50,6 +54,7 @@ if (only !== undefined && !(only in groups)) {
   process.stderr.write(`--only: expected one of ${Object.keys(groups).join(", ")}\n`);
   process.exit(2);
 }
+captureLogs();
 const rows: Row[] = [];
 const started = Date.now();
 for (const [name, group] of Object.entries(groups)) {

@@ -14,6 +14,7 @@ import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
 import { startHoldingServer, type HeldPage, type HoldingServer } from "../helpers/holding-server.js";
 import { chromiumBelow } from "../helpers/processes.js";
 import { startWorkerServer, type WorkerServer } from "../helpers/worker-server.js";
+import { capturingFetch, collect, collectAnswers, collectError } from "./artefacts.js";
 
 export const token = "op-faults-".padEnd(40, "x");
 export const tenantKey = "tenant-faults-".padEnd(40, "k");
@@ -44,6 +45,9 @@ async function startBackend(maxSessions: number, adapterOptions: PlaywrightBrows
 
 async function stopBackend(backend: Backend): Promise<void> {
   await backend.worker.close();
+  // For the secrets scan: what this worker answered and the failures it reported.
+  collectAnswers(backend.worker.bodies);
+  for (const { error } of backend.internalErrors) collectError("worker onError", error);
   await backend.manager.close();
   await backend.adapter.shutdown();
 }
@@ -65,11 +69,13 @@ export interface FaultStack {
   close(): Promise<void>;
 }
 
+const collectResult = <Result extends { text: string }>(result: Result): Result => (collect("tool result", result.text), result);
+
 export async function startFaultStack(maxSessions = 8, adapterOptions: PlaywrightBrowserAdapterOptions = {}, extraPages: Record<string, HeldPage> = {}): Promise<FaultStack> {
   let backend = await startBackend(maxSessions, adapterOptions);
   const proxy = await startFaultProxy(backend.worker.origin);
   const served = await startHoldingServer({ ...pages, ...extraPages });
-  const client = (timeoutMs = 30_000) => new BrowserUseClient({ baseUrl: proxy.origin, stationId: "local", apiKey: tenantKey, timeoutMs });
+  const client = (timeoutMs = 30_000) => new BrowserUseClient({ baseUrl: proxy.origin, stationId: "local", apiKey: tenantKey, timeoutMs, fetch: capturingFetch });
   return {
     get backend() {
       return backend;
@@ -84,7 +90,8 @@ export async function startFaultStack(maxSessions = 8, adapterOptions: Playwrigh
         tool: (name) => {
           const found = toolset.tools.find((candidate) => candidate.name === `station_browser_${name}`);
           if (!found) throw new Error(`no tool ${name}`);
-          return found;
+          // Results go to the secrets scan.
+          return { ...found, execute: async (input, callOptions) => collectResult(await found.execute(input, callOptions)) };
         },
       };
     },

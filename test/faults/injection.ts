@@ -70,6 +70,8 @@ interface Call {
   shows: string[];
   /** The call is expected to fail (an error that quotes the page). */
   fails?: boolean;
+  /** Repeat the call (at most 200 times) until its result contains this: a state the page reaches on its own. */
+  until?: string;
 }
 
 const calls = (stack: FaultStack): Call[] => [
@@ -89,7 +91,7 @@ const calls = (stack: FaultStack): Call[] => [
   { tool: "pages", input: { action: "list" }, shows: ["title", "popup-title"] },
   { tool: "pages", input: { action: "select", page: "p1" }, shows: [] },
   { tool: "click", input: { target: { by: "selector", selector: "#download" } }, shows: [] },
-  { tool: "downloads", input: { action: "list" }, shows: ["file"] },
+  { tool: "downloads", input: { action: "list" }, shows: ["file"], until: "d1 completed" },
   { tool: "downloads", input: { action: "read", download: "d1" }, shows: ["download"] },
   { tool: "fill", input: { fields: [{ target: { by: "selector", selector: "#box" }, value: "x" }] }, shows: [], fails: true },
   { tool: "fill", input: { fields: [{ target: { by: "selector", selector: "#box" }, checked: true }] }, shows: [], fails: true },
@@ -110,7 +112,8 @@ export async function injectionScenarios(stack: FaultStack, rows: Row[]): Promis
     let fences = 0;
     try {
       for (const [index, call] of calls(stack).entries()) {
-        const result: ToolResult = await tool(call.tool).execute(call.input);
+        let result: ToolResult = await tool(call.tool).execute(call.input);
+        for (let again = 0; call.until !== undefined && !result.text.includes(call.until) && again < 200; again++) result = await tool(call.tool).execute(call.input);
         const label = `#${index} ${call.tool} ${JSON.stringify(call.input)}`;
         const shown = fenced(result.text);
         s.injected(call.shows.length === 0 ? (shown.includes(canary) ? 1 : 0) : call.shows.length);

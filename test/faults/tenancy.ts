@@ -15,6 +15,7 @@ import { workerRoute, type WorkerMethod } from "../../src/protocol/wire.js";
 import { createBrowserWorker } from "../../src/worker/index.js";
 import { startHoldingServer } from "../helpers/holding-server.js";
 import { startWorkerServer, type WorkerAnswer, type WorkerServer } from "../helpers/worker-server.js";
+import { capturingFetch, collectAnswers } from "./artefacts.js";
 import { pages, token } from "./stack.js";
 import { runScenario, type Row } from "./table.js";
 
@@ -142,7 +143,7 @@ export async function tenancyScenarios(rows: Row[], runs = 1000): Promise<void> 
   const manager = new BrowserSessionManager(adapter, 6);
   const worker = createBrowserWorker({ manager, token, stationId: "local", tenants: { [tenancyKeys.acme]: "acme", [tenancyKeys.globex]: "globex", [tenancyKeys.initech]: "initech" } });
   const server = await startWorkerServer(worker);
-  const client = (key: string) => new BrowserUseClient({ baseUrl: server.origin, stationId: "local", apiKey: key, timeoutMs: 30_000 });
+  const client = (key: string) => new BrowserUseClient({ baseUrl: server.origin, stationId: "local", apiKey: key, timeoutMs: 30_000, fetch: capturingFetch });
   try {
     await runScenario(rows, `Tenancy: ${runs} cross-tenant attempts`, "another tenant's session, checkpoint, recording, frame, lease token and open tag ids on every worker method, the live view and staging routes", async (s) => {
       const acme = client(tenancyKeys.acme);
@@ -214,6 +215,8 @@ export async function tenancyScenarios(rows: Row[], runs = 1000): Promise<void> 
       await acme.releaseControl(owned.leasedSession, owned.controlToken);
     });
   } finally {
+    // For the secrets scan: every answer, and the lease and view tokens they handed out.
+    collectAnswers(server.bodies);
     await server.close();
     await manager.close();
     await adapter.shutdown();

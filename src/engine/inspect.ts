@@ -1,6 +1,7 @@
 import type { Frame, Page } from "playwright-core";
 import { limits } from "../protocol/limits.js";
 import type { InspectResult, InspectedElement } from "../protocol/results.js";
+import { callInPage } from "./evaluate-result.js";
 
 interface CollectOptions {
   maxElements: number;
@@ -151,8 +152,9 @@ export async function inspectPage(page: Page, maxElements: number, maxTextLength
     }
     const placement = frame === page.mainFrame() ? { chain: [], offsetX: 0, offsetY: 0 } : await frameChain(frame).catch(() => undefined);
     if (!placement) continue;
+    // As an expression (callInPage): under a transpiler that keeps names (tsx), the function's own source calls `__name`.
     const collected = await frame
-      .evaluate(collectElements, { maxElements: remaining, maxTextLength, offsetX: placement.offsetX, offsetY: placement.offsetY })
+      .evaluate<ReturnType<typeof collectElements>>(callInPage(collectElements, { maxElements: remaining, maxTextLength, offsetX: placement.offsetX, offsetY: placement.offsetY }))
       .catch(() => undefined);
     if (!collected) continue;
     truncated ||= collected.more;

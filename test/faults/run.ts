@@ -5,13 +5,17 @@
  */
 import { chromiumBelow } from "../helpers/processes.js";
 import { unhandled } from "./process-watch.js";
+import { captureLogs } from "./artefacts.js";
 import { fuzzScenarios } from "./fuzz.js";
+import { injectionPages, injectionScenarios } from "./injection.js";
 import { startFaultStack, type FaultStack } from "./stack.js";
 import { passed, renderTable, type Row } from "./table.js";
 import { browserDownloadMaxBytes, browserPages, browserScenarios } from "./browser.js";
 import { providerScenarios } from "./provider.js";
 import { loadScenarios } from "./load.js";
 import { storageScenarios } from "./storage.js";
+import { secretsScenarios } from "./secrets.js";
+import { tenancyScenarios } from "./tenancy.js";
 import { transportScenarios } from "./transport.js";
 import { fakeLookup, policyPages, policyScenarios, privateNetworkScenarios } from "./url-policy.js";
 
@@ -34,6 +38,8 @@ const groups: Record<string, (rows: Row[]) => Promise<void>> = {
   provider: providerScenarios,
   storage: storageScenarios,
   load: loadScenarios,
+  tenancy: (rows) => tenancyScenarios(rows, Number(process.env.FAULTS_TENANCY_RUNS ?? 1000)),
+  injection: onStack(injectionScenarios, 8, {}, injectionPages),
   private: onStack(privateNetworkScenarios, 8, { blockPrivateNetworks: { lookup: fakeLookup } }),
   async fuzz(rows) {
     const stack = await startFaultStack();
@@ -43,6 +49,8 @@ const groups: Record<string, (rows: Row[]) => Promise<void>> = {
       await stack.close();
     }
   },
+  // Last: it scans what every earlier group produced, as well as its own workload.
+  secrets: secretsScenarios,
 };
 
 const only = process.argv.includes("--only") ? process.argv[process.argv.indexOf("--only") + 1] : undefined;
@@ -50,6 +58,7 @@ if (only !== undefined && !(only in groups)) {
   process.stderr.write(`--only: expected one of ${Object.keys(groups).join(", ")}\n`);
   process.exit(2);
 }
+captureLogs();
 const rows: Row[] = [];
 const started = Date.now();
 for (const [name, group] of Object.entries(groups)) {

@@ -15,6 +15,7 @@ import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
 import { startHoldingServer, type HeldPage, type HoldingServer } from "../helpers/holding-server.js";
 import { chromiumBelow } from "../helpers/processes.js";
 import { startWorkerServer, type WorkerServer } from "../helpers/worker-server.js";
+import { capturingFetch, collect, collectAnswers, collectError } from "./artefacts.js";
 
 export const token = "op-faults-".padEnd(40, "x");
 export const tenantKey = "tenant-faults-".padEnd(40, "k");
@@ -45,6 +46,9 @@ async function startBackend(maxSessions: number, adapterOptions: PlaywrightBrows
 
 async function stopBackend(backend: Backend): Promise<void> {
   await backend.worker.close();
+  // For the secrets scan: what this worker answered and the failures it reported.
+  collectAnswers(backend.worker.bodies);
+  for (const { error } of backend.internalErrors) collectError("worker onError", error);
   await backend.manager.close();
   await backend.adapter.shutdown();
 }
@@ -66,6 +70,8 @@ export interface FaultStack {
   close(): Promise<void>;
 }
 
+const collectResult = <Result extends { text: string }>(result: Result): Result => (collect("tool result", result.text), result);
+
 /** `managerOptions` is called for each manager (a restart makes a new one: a fresh state store, say). */
 export async function startFaultStack(
   maxSessions = 8,
@@ -76,7 +82,7 @@ export async function startFaultStack(
   let backend = await startBackend(maxSessions, adapterOptions, managerOptions());
   const proxy = await startFaultProxy(backend.worker.origin);
   const served = await startHoldingServer({ ...pages, ...extraPages });
-  const client = (timeoutMs = 30_000) => new BrowserUseClient({ baseUrl: proxy.origin, stationId: "local", apiKey: tenantKey, timeoutMs });
+  const client = (timeoutMs = 30_000) => new BrowserUseClient({ baseUrl: proxy.origin, stationId: "local", apiKey: tenantKey, timeoutMs, fetch: capturingFetch });
   return {
     get backend() {
       return backend;
@@ -91,7 +97,8 @@ export async function startFaultStack(
         tool: (name) => {
           const found = toolset.tools.find((candidate) => candidate.name === `station_browser_${name}`);
           if (!found) throw new Error(`no tool ${name}`);
-          return found;
+          // Results go to the secrets scan.
+          return { ...found, execute: async (input, callOptions) => collectResult(await found.execute(input, callOptions)) };
         },
       };
     },

@@ -58,7 +58,9 @@ export async function startFaultProxy(upstream: string): Promise<FaultProxy> {
       }
       forwarded.push(method);
       const upstreamRequest = httpRequest(
-        { host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: incoming.headers },
+        // A fresh upstream connection per request (agent: false): a pooled one can meet the worker closing it as idle
+        // at the moment a request is written, which would surface here as a reset nobody injected.
+        { host: target.hostname, port: target.port, path: incoming.url, method: incoming.method, headers: { ...incoming.headers, connection: "close" }, agent: false },
         (upstreamResponse) => {
           if (rule?.fault === "drop-response") {
             upstreamResponse.resume();

@@ -71,7 +71,9 @@ export const privateTargets = (origin: string) => {
 /** A fake resolver for the private-network stack: one name rebinds to loopback. */
 export const fakeLookup = async (hostname: string) => (hostname === "rebind.test" ? ["93.184.215.14", "127.0.0.1"] : []);
 
-const noRequest = (stack: FaultStack, before: number) => stack.pages.requests.length === before;
+/** The requests since `before`, without the favicon Chromium fetches on its own after a load (it may come late on a loaded machine). */
+const requestsSince = (stack: FaultStack, before: number) => stack.pages.requests.slice(before).filter((request) => request !== "GET /favicon.ico");
+const noRequest = (stack: FaultStack, before: number) => requestsSince(stack, before).length === 0;
 
 export async function policyScenarios(stack: FaultStack, rows: Row[]): Promise<void> {
   await runScenario(rows, "URL policy bypass attempts", "mixed-case schemes, whitespace/control chars, credentials via @, relative URLs", async (s) => {
@@ -89,7 +91,9 @@ export async function policyScenarios(stack: FaultStack, rows: Row[]): Promise<v
         () => "navigated",
         (error: unknown) => (isStationBrowserError(error) && (error.code === "url_policy" || error.code === "validation") ? "refused" : String(error)),
       );
-      if (reply.isError !== true || direct !== "refused" || !noRequest(stack, before)) passed.push(`${JSON.stringify(url)}: tool ${reply.text.slice(0, 60)} / client ${direct}`);
+      if (reply.isError !== true || direct !== "refused" || !noRequest(stack, before)) {
+        passed.push(`${JSON.stringify(url)}: tool ${reply.text.slice(0, 60)} / client ${direct} / requests ${JSON.stringify(requestsSince(stack, before))}`);
+      }
     }
     s.equal("every attempt refused (tool and client), no request sent", passed, []);
     const pages = await client.execute(sessionId, { op: "pages" });

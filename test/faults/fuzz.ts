@@ -149,7 +149,9 @@ export async function fuzzScenarios(stack: FaultStack, rows: Row[], runs: { work
       }
       figures.answered++;
       if (answer.status === 200) figures.ok++;
-      else if (answer.status >= 500 && answer.json?.error?.code !== "payload_too_large") figures.server.push(`${answer.status} ${answer.text.slice(0, 160)}`);
+      // A 5xx of the error family (outcome_unknown of an evaluate that threw, a timeout, …) is an honest answer;
+      // an internal error, or a 5xx that is not one of ours, is what this scenario hunts.
+      else if (answer.status >= 500 && (answer.json?.error?.code === undefined || answer.json.error.code === "internal")) figures.server.push(`${answer.status} ${answer.text.slice(0, 160)}`);
       else if (answer.status === 400 || answer.status === 422) {
         figures.rejected++;
         if (!namesField(answer)) figures.unnamed.push(answer.text.slice(0, 160));

@@ -9,6 +9,8 @@ import type { AgentTool } from "../../src/agent-tools/types.js";
 import { BrowserUseClient } from "../../src/client/index.js";
 import { PlaywrightBrowserAdapter, type PlaywrightBrowserAdapterOptions } from "../../src/engine/adapter.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
+import { createMemoryStateStore } from "../../src/lifecycle/memory-stores.js";
+import type { StateStore } from "../../src/lifecycle/stores.js";
 import type { SessionManagerOptions } from "../../src/lifecycle/options.js";
 import { createBrowserWorker } from "../../src/worker/index.js";
 import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
@@ -33,15 +35,19 @@ export interface Backend {
   worker: WorkerServer;
   /** Errors the worker answered as `internal` (an exception nothing in the package raised on purpose). */
   internalErrors: { method: string | undefined; error: unknown }[];
+  /** The manager's state store, when the stack made it (read for the secrets scan when the backend stops). */
+  store?: StateStore;
 }
 
 async function startBackend(maxSessions: number, adapterOptions: PlaywrightBrowserAdapterOptions, managerOptions: SessionManagerOptions): Promise<Backend> {
   const adapter = new PlaywrightBrowserAdapter(adapterOptions);
-  const manager = new BrowserSessionManager(adapter, maxSessions, managerOptions);
+  // The manager's default store, made here so the secrets scan can read its journal, checkpoints and ledger.
+  const store = managerOptions.stateStore === undefined && managerOptions.stateRootDir === undefined ? createMemoryStateStore() : undefined;
+  const manager = new BrowserSessionManager(adapter, maxSessions, store ? { ...managerOptions, stateStore: store } : managerOptions);
   const internalErrors: Backend["internalErrors"] = [];
   const onError = (error: unknown, context: { method: string | undefined }) => void internalErrors.push({ method: context.method, error });
   const worker = await startWorkerServer(createBrowserWorker({ manager, token, tenants: { [tenantKey]: "faults" }, stationId: "local", onError }));
-  return { adapter, manager, worker, internalErrors };
+  return { adapter, manager, worker, internalErrors, ...(store ? { store } : {}) };
 }
 
 async function stopBackend(backend: Backend): Promise<void> {
@@ -51,6 +57,12 @@ async function stopBackend(backend: Backend): Promise<void> {
   for (const { error } of backend.internalErrors) collectError("worker onError", error);
   await backend.manager.close();
   await backend.adapter.shutdown();
+  if (backend.store) {
+    const state = await backend.store.open({});
+    collect("journal entry", ...state.journal.map((entry) => JSON.stringify(entry)));
+    collect("checkpoint", ...state.checkpoints.map((checkpoint) => JSON.stringify(checkpoint)));
+    if (state.ledger) collect("release ledger", JSON.stringify(state.ledger));
+  }
 }
 
 export interface FaultStack {

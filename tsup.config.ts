@@ -9,6 +9,7 @@ export default defineConfig({
     worker: "src/worker/index.ts",
     browserbase: "src/browserbase.ts",
     steel: "src/steel.ts",
+    cdp: "src/cdp.ts",
     openai: "src/openai.ts",
     anthropic: "src/anthropic.ts",
     "ai-sdk": "src/ai-sdk.ts",

@@ -23,3 +23,5 @@ export {
   type BrowserbaseProviderOptions,
 } from "./providers/browserbase/index.js";
 export { createSteelProvider, type SteelProvider, type SteelProviderOptions } from "./providers/steel/index.js";
+export { nodeWebSocket } from "./engine/node-websocket.js";
+export { createLocalCdpProvider } from "./providers/local/cdp-chromium.js";

@@ -10,7 +10,8 @@ refuseNodeOnlyEntry(
   "station-browser-use/playwright",
   "it drives Chromium with playwright-core and keeps files with node:fs",
   '"station-browser-use/agent" (BrowserUseClient and the agent tools, against a worker that runs on Node, Deno or Bun) ' +
-    'or the REST halves "station-browser-use/browserbase" and "station-browser-use/steel"',
+    'or "station-browser-use/cdp" (the CDP engine, which drives a Browserbase or Steel session from here over WebSocket) ' +
+    'with the REST halves "station-browser-use/browserbase" and "station-browser-use/steel"',
 );
 
 const refused = undefined as never;
@@ -26,4 +27,6 @@ export {
   refused as withPlaywright,
   refused as createBrowserbaseProvider,
   refused as createSteelProvider,
+  refused as nodeWebSocket,
+  refused as createLocalCdpProvider,
 };

@@ -28,6 +28,7 @@ const entries: Record<string, string> = {
   "station-browser-use/worker": "src/worker/index.ts",
   "station-browser-use/browserbase": "src/browserbase.ts",
   "station-browser-use/steel": "src/steel.ts",
+  "station-browser-use/cdp": "src/cdp.ts",
   "station-browser-use/ai-sdk": "src/ai-sdk.ts",
   "station-browser-use/mcp": "src/mcp.ts",
 };

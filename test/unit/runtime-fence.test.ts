@@ -72,8 +72,8 @@ function unguarded(code: string, global: "Buffer" | "process", use: RegExp): str
 }
 
 describe("runtime fence", () => {
-  it("covers the neutral entries of the exports map, browserbase and steel among them", () => {
-    expect(neutralEntries.map(({ subpath }) => subpath)).toEqual(expect.arrayContaining([".", "./agent", "./browserbase", "./steel"]));
+  it("covers the neutral entries of the exports map, browserbase, steel and the CDP engine among them", () => {
+    expect(neutralEntries.map(({ subpath }) => subpath)).toEqual(expect.arrayContaining([".", "./agent", "./browserbase", "./steel", "./cdp"]));
   });
 
   for (const { subpath, source } of neutralEntries) {
@@ -88,21 +88,11 @@ describe("runtime fence", () => {
     });
   }
 
-  it("src/cdp (the CDP client, no entry yet) bundles for a neutral platform without Node, Playwright or ws", async () => {
-    const { forbidden, code } = await bundle("src/cdp/index.ts");
+  it("./cdp (the CDP engine and its client) bundles without ws, and holds both", async () => {
+    const { forbidden, code } = await bundle("src/cdp.ts");
     expect(forbidden).toEqual([]);
     expect(code).not.toMatch(/from\s*["']ws["']/);
-    expect(unguarded(code, "Buffer", /\bBuffer\s*\./g)).toEqual([]);
-    expect(unguarded(code, "process", /\bprocess\s*\.\s*(env|versions|platform|cwd|exit)\b/g)).toEqual([]);
     expect(code).toContain("Target.attachToTarget");
-  });
-
-  it("src/cdp/adapter (the CDP engine, no entry yet) bundles for a neutral platform without Node, Playwright or ws", async () => {
-    const { forbidden, code } = await bundle("src/cdp/adapter/index.ts");
-    expect(forbidden).toEqual([]);
-    expect(code).not.toMatch(/from\s*["']ws["']/);
-    expect(unguarded(code, "Buffer", /\bBuffer\s*\./g)).toEqual([]);
-    expect(unguarded(code, "process", /\bprocess\s*\.\s*(env|versions|platform|cwd|exit)\b/g)).toEqual([]);
     expect(code).toContain("Input.dispatchMouseEvent");
   });
 

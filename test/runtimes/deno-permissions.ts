@@ -27,6 +27,12 @@ export const denoPermissions = {
   /** The CDP client (src/cdp/): the network, to the browser's DevTools port only. */
   cdp: ({ ports }: PermissionContext) => [loopback(ports)],
   /**
+   * Edge-direct (the manager, station-browser-use/cdp and the REST halves):
+   * the network, to the provider's API and the browser's DevTools port only,
+   * and what the REST halves' SDKs read.
+   */
+  edge: ({ ports }: PermissionContext) => [loopback(ports), "--allow-env=BROWSERBASE_CUSTOM_HEADERS,DEBUG"],
+  /**
    * station-browser-use/playwright: everything. playwright-core, as it loads,
    * reads the environment and the home directory and checks
    * /proc/sys/fs/binfmt_misc/WSLInterop, a path Deno opens only under

@@ -1,7 +1,9 @@
 /**
  * Browserbase and Steel at their wire format on a real socket (127.0.0.1),
  * for runtimes whose fetch msw cannot intercept (workerd): the msw handlers
- * of test/helpers answer, under `/browserbase` and `/steel`.
+ * of test/helpers answer, under `/browserbase` and `/steel`. Their sessions
+ * hand out `cdpUrl` (a local Chromium's DevTools URL) as `connectUrl` and
+ * `websocketUrl`, so a CDP engine in the runtime drives them for real.
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,9 +19,9 @@ export interface ProviderStandIn {
   close(): Promise<void>;
 }
 
-export async function startProviderStandIn(options: { browserbaseApiKey: string; steelApiKey: string }): Promise<ProviderStandIn> {
-  const browserbase = createBrowserbaseMock({ apiKey: options.browserbaseApiKey, connectUrl: "wss://connect.browserbase.test/unused" });
-  const steel = createFakeSteel({ apiKey: options.steelApiKey, websocketUrl: () => "wss://connect.steel.test/unused" });
+export async function startProviderStandIn(options: { browserbaseApiKey: string; steelApiKey: string; cdpUrl: string }): Promise<ProviderStandIn> {
+  const browserbase = createBrowserbaseMock({ apiKey: options.browserbaseApiKey, connectUrl: options.cdpUrl });
+  const steel = createFakeSteel({ apiKey: options.steelApiKey, websocketUrl: () => options.cdpUrl });
   const fakes = [
     { prefix: "/browserbase", base: browserbaseBase, handlers: browserbase.handlers },
     { prefix: "/steel", base: steelBase, handlers: steel.handlers },

@@ -9,8 +9,11 @@
  * REST halves of Browserbase and Steel against a local stand-in, and the
  * refusal of the Node-only entries. Node 22, Deno, Bun and workerd also run the
  * CDP client check (checks/cdp-check.mjs) against a real Chromium over their
- * own WebSocket; src/cdp/ is not exported from the package yet, so that check
- * imports a bundle of src/cdp/index.ts built here for a neutral platform.
+ * own WebSocket, from station-browser-use/cdp.
+ * Node 22, Deno, Bun and workerd also run edge-direct (checks/edge-check.mjs):
+ * the agent tools on a manager on the CDP engine (station-browser-use/cdp)
+ * over the Browserbase and Steel REST halves against the stand-in, whose
+ * sessions are that Chromium.
  * Prints one line per runtime and check; exits
  * 1 if any fails. Needs `npm run build` and `npm ci --prefix test/runtimes`.
  */
@@ -125,22 +128,7 @@ async function installTarball(scratch: string): Promise<string> {
   const installed = await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"], { cwd: project });
   if (installed.code !== 0) throw new Error(`npm install of the tarball failed:\n${installed.stderr}`);
   await cp(join(suiteDir, "checks"), join(project, "checks"), { recursive: true });
-  await bundleCdpClient(project);
   return project;
-}
-
-/** src/cdp/ (no package entry yet) as one ESM file for a neutral platform, under the conditions a Worker bundler uses: what checks/cdp-check.mjs imports. */
-async function bundleCdpClient(project: string): Promise<void> {
-  await build({
-    entryPoints: [join(root, "src", "cdp", "index.ts")],
-    outfile: join(project, "cdp-client.bundle.mjs"),
-    bundle: true,
-    format: "esm",
-    platform: "neutral",
-    conditions: ["workerd", "worker", "browser"],
-    mainFields: ["browser", "module", "main"],
-    logLevel: "error",
-  });
 }
 
 /** Starts the worker inside Deno or Bun; resolves with its origin and a stop function. */
@@ -188,7 +176,7 @@ async function main(): Promise<number> {
   const scratch = await mkdtemp(join(tmpdir(), "station-runtimes-"));
   const fixtures = await startFixtureServer();
   const cdpChromium = await startCdpChromium();
-  const standIn = await startProviderStandIn({ browserbaseApiKey, steelApiKey });
+  const standIn = await startProviderStandIn({ browserbaseApiKey, steelApiKey, cdpUrl: cdpChromium.wsUrl });
   const { createBrowserWorker, createWorkerHttpServer } = await import(pathToFileURL(join(root, "dist", "worker.js")).href);
   const adapter = new PlaywrightBrowserAdapter({ provider: createLocalProvider({ executablePath: chromium, tempRootDir: join(scratch, "tmp-node") }) });
   const manager = new BrowserSessionManager(adapter, 4, { ownsAdapter: true });
@@ -206,6 +194,7 @@ async function main(): Promise<number> {
 
     const standInPort = Number(new URL(standIn.origin).port);
     const restConfig = JSON.stringify({ standIn: standIn.origin, browserbaseApiKey, steelApiKey });
+    const edgeConfig = JSON.stringify({ standIn: standIn.origin, browserbaseApiKey, steelApiKey, cdpUrl: cdpChromium.wsUrl, pageUrl: fixtures.url("/index.html") });
     const nodeRuntimes = [
       { name: "node 20", command: process.execPath, args: [] as string[] },
       { name: "node 22", command: bin("node"), args: [] as string[] },
@@ -219,6 +208,9 @@ async function main(): Promise<number> {
     const node22Cdp = await timed(() => run(bin("node"), [script("cdp-cli"), cdpConfig], { cwd: project }));
     const node22Result = parseCheck(node22Cdp.value);
     report(node22Result.runtime ?? "node 22", "cdp", node22Result, node22Cdp.ms);
+    const node22Edge = await timed(() => run(bin("node"), [script("edge-cli"), edgeConfig], { cwd: project }));
+    const node22EdgeResult = parseCheck(node22Edge.value);
+    report(node22EdgeResult.runtime ?? "node 22", "edge", node22EdgeResult, node22Edge.ms);
 
     // Every subpath, imported and required from the installed tarball (Node 20, the project's own Node).
     const subpaths = await timed(() => run(process.execPath, [script("subpaths-cli"), "{}"], { cwd: project }));
@@ -247,6 +239,8 @@ async function main(): Promise<number> {
       }
       const cdp = await timed(() => run(runtime.command, [...runtime.args("cdp", [cdpChromium.port]), cdpConfig], { cwd: project }));
       report(label, "cdp", parseCheck(cdp.value), cdp.ms);
+      const edge = await timed(() => run(runtime.command, [...runtime.args("edge", [standInPort, cdpChromium.port]), edgeConfig], { cwd: project }));
+      report(label, "edge", parseCheck(edge.value), edge.ms);
       const engine = await timed(() => run(runtime.command, [...runtime.args("engine", []), runtimeConfig(runtime.name)], { cwd: project }));
       report(label, "engine", parseCheck(engine.value), engine.ms);
       const worker = await timed(async () => {
@@ -267,7 +261,7 @@ async function main(): Promise<number> {
     const workerd = `workerd ${await workerdVersion()}`;
     const started = performance.now();
     try {
-      for (const [check, { result, ms }] of await runWorkerd(project, { agent: agentConfig(workerOrigin), rest: restConfig, cdp: cdpConfig })) report(workerd, check, result, ms);
+      for (const [check, { result, ms }] of await runWorkerd(project, { agent: agentConfig(workerOrigin), rest: restConfig, cdp: cdpConfig, edge: edgeConfig })) report(workerd, check, result, ms);
     } catch (error) {
       // A bundle that does not build for workerd, or a runtime that does not start.
       report(workerd, "bundle", { ok: false, error: String((error as Error).stack ?? error) }, performance.now() - started);
@@ -300,7 +294,7 @@ interface MiniflareModule {
 }
 
 /** Bundles the checks for workerd (workerd condition, no nodejs_compat) and runs them in miniflare. */
-async function runWorkerd(project: string, config: { agent: string; rest: string; cdp: string }): Promise<[string, { result: CheckResult; ms: number }][]> {
+async function runWorkerd(project: string, config: { agent: string; rest: string; cdp: string; edge: string }): Promise<[string, { result: CheckResult; ms: number }][]> {
   const { Miniflare } = (await import(pathToFileURL(join(suiteDir, "node_modules", "miniflare", "dist", "src", "index.js")).href)) as MiniflareModule;
   const startWorker = async (entry: string) => {
     const bundled = join(project, `${entry}.bundle.mjs`);
@@ -330,6 +324,7 @@ async function runWorkerd(project: string, config: { agent: string; rest: string
       ["neutral", "/neutral", "{}"],
       ["refusal", "/refusal", "{}"],
       ["cdp", "/cdp", config.cdp],
+      ["edge", "/edge", config.edge],
     ] as const) {
       const { value, ms } = await timed(() => worker.post(path, body));
       checks.push([check, { result: value, ms }]);

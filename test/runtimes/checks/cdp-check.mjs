@@ -1,11 +1,10 @@
 /**
- * The CDP client check (Deno, Bun, workerd): the neutral CDP client
- * (src/cdp/, not exported from the package yet, so run.ts bundles it for a
- * neutral platform as cdp-client.bundle.mjs) connects to a real Chromium's
+ * The CDP client check (Node 22, Deno, Bun, workerd): the neutral CDP client
+ * (station-browser-use/cdp, from the installed tarball) connects to a real Chromium's
  * DevTools WebSocket over the runtime's own WebSocket, opens a page,
  * navigates it on 127.0.0.1, evaluates and closes it.
  */
-import { connectCdp } from "../cdp-client.bundle.mjs";
+import { connectCdp } from "station-browser-use/cdp";
 import { expect } from "./agent-check.mjs";
 
 export async function runCdpCheck(config) {

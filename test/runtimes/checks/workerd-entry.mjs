@@ -1,13 +1,14 @@
 /**
  * The Worker that runs the checks inside workerd (bundled with the workerd
- * condition, no nodejs_compat). `POST /agent`, `/rest`, `/neutral`, `/refusal` and `/cdp` take
+ * condition, no nodejs_compat). `POST /agent`, `/rest`, `/neutral`, `/refusal`, `/cdp` and `/edge` take
  * the JSON config and answer `{ ok, ... }`.
  */
 import { runAgentCheck } from "./agent-check.mjs";
 import { runCdpCheck } from "./cdp-check.mjs";
+import { runEdgeCheck } from "./edge-check.mjs";
 import { runNeutralCheck, runRefusalCheck, runRestCheck } from "./rest-check.mjs";
 
-const checks = { "/agent": runAgentCheck, "/rest": runRestCheck, "/neutral": runNeutralCheck, "/refusal": runRefusalCheck, "/cdp": runCdpCheck };
+const checks = { "/agent": runAgentCheck, "/rest": runRestCheck, "/neutral": runNeutralCheck, "/refusal": runRefusalCheck, "/cdp": runCdpCheck, "/edge": runEdgeCheck };
 
 export default {
   async fetch(request) {

@@ -50,12 +50,11 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { PlaywrightBrowserAdapter, withPlaywright, type PlaywrightProvider } from "../src/playwright.js";
-import type { BrowserProvider, ProviderSession } from "../src/providers/types.js";
-import type { BrowserCommandInput } from "../src/protocol/commands.js";
+import { PlaywrightBrowserAdapter, withPlaywright } from "../src/playwright.js";
 import { startCdpChromium, type CdpChromium } from "../test/helpers/cdp-chromium.js";
 import { serialRoundTrips, startRelay, type Relay } from "../test/helpers/cdp-relay.js";
 import { formCommand, rawFormAction } from "./form-actions.js";
+import { fmt, median, positiveInteger, relayProvider, table } from "./relay-sides.js";
 
 const rounds = positiveInteger(process.argv[2], 20, "rounds");
 const delayRounds = positiveInteger(process.argv[3], 10, "delayRounds");
@@ -74,12 +73,6 @@ const formPage = `<!doctype html><title>Bench form</title>
   <button type="submit">Send</button>
   <p id="count">0</p><p id="out"></p>
 </form><script>window.clicks = 0; window.sent = 0;</script>`;
-
-function positiveInteger(text: string | undefined, fallback: number, name: string): number {
-  if (text === undefined) return fallback;
-  if (!/^[1-9]\d{0,5}$/.test(text)) throw new Error(`${name} expects a positive integer, got ${JSON.stringify(text.slice(0, 20))}`);
-  return Number(text);
-}
 
 /** One side: its relay and how it runs each action. */
 interface Side {
@@ -104,23 +97,10 @@ async function rawSide(relay: Relay, url: string): Promise<Side> {
   };
 }
 
-/** A provider of one already running browser: the relay's URL is the session's CDP URL. */
-function relayProvider(cdpUrl: string): PlaywrightProvider {
-  const session: ProviderSession = { id: "relay", status: "RUNNING", cdpUrl, openTag: "", createdAt: new Date().toISOString() };
-  const provider: BrowserProvider = {
-    name: "relay",
-    create: async (request) => Object.assign(session, { openTag: request.openTag }),
-    get: async (id) => (id === session.id ? session : undefined),
-    release: async () => undefined,
-    find: async (openTag) => (openTag === session.openTag ? [session] : []),
-  };
-  return withPlaywright(provider);
-}
-
 const commandOf = formCommand;
 
 async function engineSide(relay: Relay, url: string): Promise<Side> {
-  const adapter = new PlaywrightBrowserAdapter({ provider: relayProvider(relay.url) });
+  const adapter = new PlaywrightBrowserAdapter({ provider: withPlaywright(relayProvider(relay.url)) });
   const handle = await adapter.open();
   await adapter.execute(handle, { op: "navigate", url });
   return {
@@ -169,19 +149,6 @@ async function measure(side: Side, op: Op, round: number): Promise<Sample> {
     details,
   };
 }
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  if (!sorted.length) return Number.NaN;
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-const fmt = (value: number, digits = 0) => (Number.isInteger(value) ? String(value) : value.toFixed(digits === 0 ? 1 : digits));
-const table = (rows: string[][]) => {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  for (const row of rows) console.log(row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join("  "));
-};
 
 /** Runs every action `count` times on both sides, alternating which side goes first. */
 async function collect(sides: readonly Side[], count: number): Promise<Map<string, Map<Op, Sample[]>>> {

@@ -29,7 +29,7 @@ export interface Benchmark {
 }
 
 /** A benchmark's name on the command line. */
-export type BenchName = "actions" | "cdp" | "observe" | "agent" | "bundle" | "journal";
+export type BenchName = "actions" | "cdp" | "edge" | "observe" | "agent" | "bundle" | "journal";
 
 /** Every benchmark, in the order the report runs them. */
 export const benchmarks: Record<BenchName, Benchmark> = {
@@ -44,6 +44,12 @@ export const benchmarks: Record<BenchName, Benchmark> = {
     script: "bench:cdp",
     file: "bench/cdp.ts",
     args: (options) => (options.rounds ? [String(options.rounds), String(Math.ceil(options.rounds / 2))] : []),
+  },
+  edge: {
+    title: "Edge-direct latency: the CDP engine against the Playwright engine at 50 ms RTT",
+    script: "bench:edge",
+    file: "bench/edge-latency.ts",
+    args: (options) => (options.rounds ? [String(Math.ceil(options.rounds / 2))] : []),
   },
   observe: {
     title: "Observation size",

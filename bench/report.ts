@@ -8,10 +8,10 @@
  * are unchanged; the report only collects what they print.
  *
  * Run: `npm run bench [-- names…] [--rounds N] [--pages N] [--builtin] [--out FILE]`
- * - names: any of actions, cdp, observe, agent, bundle, journal (default all,
+ * - names: any of actions, cdp, edge, observe, agent, bundle, journal (default all,
  *   in that order);
  * - `--rounds N` (or `BENCH_ROUNDS`): rounds of bench:actions and bench:cdp
- *   (bench:cdp's delayed phase gets ⌈N/2⌉), actions per point of bench:journal;
+ *   (bench:cdp's delayed phase and bench:edge get ⌈N/2⌉), actions per point of bench:journal;
  *   without it each benchmark runs its own default;
  * - `--pages N` (or `BENCH_PAGES`): the first N login pages of bench:agent
  *   (bench:observe always runs the whole corpus);

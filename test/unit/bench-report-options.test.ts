@@ -6,17 +6,18 @@ import { benchNames, benchmarks, readOptions, root } from "../../bench/report-op
 describe("npm run bench options", () => {
   it("runs every benchmark on its own defaults, writing bench/RESULTS.md, when given nothing", () => {
     const options = readOptions([], {});
-    expect(options.names).toEqual(["actions", "cdp", "observe", "agent", "bundle", "journal"]);
+    expect(options.names).toEqual(["actions", "cdp", "edge", "observe", "agent", "bundle", "journal"]);
     expect(options.out).toBe(path.join(root, "bench/RESULTS.md"));
-    expect(benchNames.map((name) => benchmarks[name].args(options))).toEqual([[], [], [], [], [], []]);
+    expect(benchNames.map((name) => benchmarks[name].args(options))).toEqual([[], [], [], [], [], [], []]);
   });
 
   it("runs a subset in run order, with rounds, pages and built-in pages passed to the benchmarks that take them", () => {
-    const options = readOptions(["journal", "cdp", "--rounds=5", "--pages", "3", "--builtin", "agent", "observe", "--out", "/tmp/x.md"], {});
-    expect(options.names).toEqual(["cdp", "observe", "agent", "journal"]);
+    const options = readOptions(["journal", "cdp", "edge", "--rounds=5", "--pages", "3", "--builtin", "agent", "observe", "--out", "/tmp/x.md"], {});
+    expect(options.names).toEqual(["cdp", "edge", "observe", "agent", "journal"]);
     expect(options.out).toBe("/tmp/x.md");
     expect(benchmarks.actions.args(options)).toEqual(["5"]);
     expect(benchmarks.cdp.args(options)).toEqual(["5", "3"]);
+    expect(benchmarks.edge.args(options)).toEqual(["3"]);
     expect(benchmarks.journal.args(options)).toEqual(["5"]);
     expect(benchmarks.agent.args(options)).toEqual(["--pages", "3", "--builtin"]);
     expect(benchmarks.observe.args(options)).toEqual(["--builtin"]);

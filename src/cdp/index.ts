@@ -3,7 +3,7 @@
  * browser-level Chrome DevTools Protocol connection over the standard
  * `WebSocket`, with flattened sessions, typed commands and events,
  * per-call deadlines and cancels, a bound on incoming messages and
- * disconnect detection. Web standards only; not exported from the package yet.
+ * disconnect detection. Web standards only; exported as station-browser-use/cdp (src/cdp.ts).
  */
 export { connectCdp, CdpConnection } from "./connection.js";
 export { CdpSession, type CdpCallOptions, type CdpWaitOptions } from "./session.js";

@@ -179,14 +179,14 @@ function snippetsOf(document: string): Snippet[] {
 
 const importPattern = /^import (?:type )?(.+?) from "([^"]+)";/;
 
-/** An example's import of `../src/x.js` is the package entry that maps to `src/x.ts`. */
-function moduleName(specifier: string, fromExample: boolean): string {
-  if (!fromExample || !specifier.startsWith(".")) return specifier;
-  const source = posix.normalize(posix.join("examples", specifier)).replace(/\.js$/, ".ts");
+/** An example's import of `../src/x.js` is the package entry that maps to `src/x.ts`; `fromExample` is the example's path under examples/. */
+function moduleName(specifier: string, fromExample: string | undefined): string {
+  if (fromExample === undefined || !specifier.startsWith(".")) return specifier;
+  const source = posix.normalize(posix.join("examples", posix.dirname(fromExample), specifier)).replace(/\.js$/, ".ts");
   return Object.keys(entries).find((name) => entries[name] === source) ?? source;
 }
 
-function parse(code: string, fromExample: boolean): { imports: ImportLine[]; lines: string[] } {
+function parse(code: string, fromExample?: string): { imports: ImportLine[]; lines: string[] } {
   const imports: ImportLine[] = [];
   const lines: string[] = [];
   for (const raw of code.split("\n")) {
@@ -222,9 +222,11 @@ function notAnExcerpt(snippet: ReturnType<typeof parse>, example: ReturnType<typ
   return undefined;
 }
 
-const exampleCode = Object.fromEntries(examples.map((file) => [file, parse(readFileSync(join(root, "examples", file), "utf8"), true)]));
+/** What snippets may be excerpts of: the examples, and the edge Worker (bundled and run in workerd by the runtime suite, not here). */
+const excerptSources = [...examples, "edge-worker/worker.ts"];
+const exampleCode = Object.fromEntries(excerptSources.map((file) => [file, parse(readFileSync(join(root, "examples", file), "utf8"), file)]));
 const snippets = documents.flatMap(snippetsOf);
-const excerptSnippets = snippets.filter((snippet) => !parse(snippet.code, false).imports.some((line) => line.names.some((name) => notYetExamples.includes(name))));
+const excerptSnippets = snippets.filter((snippet) => !parse(snippet.code).imports.some((line) => line.names.some((name) => notYetExamples.includes(name))));
 
 describe("every ```ts snippet of the README and the bridges guide is an excerpt of an example", () => {
   it("finds the snippets, and only the hosted providers' are not examples yet", () => {
@@ -234,17 +236,17 @@ describe("every ```ts snippet of the README and the bridges guide is an excerpt 
   });
 
   it.each(excerptSnippets)("$name is an excerpt of a file under examples/", (snippet) => {
-    const parsed = parse(snippet.code, false);
-    const reasons = examples.map((file) => ({ file, reason: notAnExcerpt(parsed, exampleCode[file]!) }));
+    const parsed = parse(snippet.code);
+    const reasons = excerptSources.map((file) => ({ file, reason: notAnExcerpt(parsed, exampleCode[file]!) }));
     const source = reasons.find((each) => each.reason === undefined);
     expect(source, `no example holds this snippet:\n${reasons.map((each) => `  examples/${each.file} ${each.reason}`).join("\n")}`).toBeDefined();
   });
 
   it("an edited snippet line is caught", () => {
-    const original = parse(readFileSync(join(root, "examples/openai-chat.ts"), "utf8"), true);
-    const edited = parse(`const completion = await openai.chat.completions.create({ model: "gpt-4", messages, tools: browser.definitions });`, false);
+    const original = parse(readFileSync(join(root, "examples/openai-chat.ts"), "utf8"), "openai-chat.ts");
+    const edited = parse(`const completion = await openai.chat.completions.create({ model: "gpt-4", messages, tools: browser.definitions });`);
     expect(notAnExcerpt(edited, original)).toMatch(/^has no line/);
-    const wrongEntry = parse(`import { openAIChatTools } from "station-browser-use/ai-sdk";`, false);
+    const wrongEntry = parse(`import { openAIChatTools } from "station-browser-use/ai-sdk";`);
     expect(notAnExcerpt(wrongEntry, original)).toBe('does not import openAIChatTools from "station-browser-use/ai-sdk"');
   });
 });

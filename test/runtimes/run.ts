@@ -28,6 +28,9 @@ import { build } from "esbuild";
 import { startCdpChromium } from "../helpers/cdp-chromium.js";
 import { startFixtureServer } from "../helpers/fixture-server.js";
 import { startProviderStandIn } from "./provider-stand-in.js";
+import { examplePageTitle, serveExamplePage } from "../../examples/support/example-page.js";
+import { startScriptedAnthropic } from "../../examples/support/scripted-anthropic.js";
+import { scriptedFinalText } from "../../examples/support/scripted-model-server.js";
 import { denoPermissions } from "./deno-permissions.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -177,6 +180,8 @@ async function main(): Promise<number> {
   const fixtures = await startFixtureServer();
   const cdpChromium = await startCdpChromium();
   const standIn = await startProviderStandIn({ browserbaseApiKey, steelApiKey, cdpUrl: cdpChromium.wsUrl });
+  const examplePage = await serveExamplePage();
+  const scriptedModel = await startScriptedAnthropic(examplePageTitle);
   const { createBrowserWorker, createWorkerHttpServer } = await import(pathToFileURL(join(root, "dist", "worker.js")).href);
   const adapter = new PlaywrightBrowserAdapter({ provider: createLocalProvider({ executablePath: chromium, tempRootDir: join(scratch, "tmp-node") }) });
   const manager = new BrowserSessionManager(adapter, 4, { ownsAdapter: true });
@@ -194,6 +199,16 @@ async function main(): Promise<number> {
 
     const standInPort = Number(new URL(standIn.origin).port);
     const restConfig = JSON.stringify({ standIn: standIn.origin, browserbaseApiKey, steelApiKey });
+    const exampleConfig: ExampleWorkerConfig = {
+      bindings: {
+        BROWSERBASE_API_KEY: browserbaseApiKey,
+        BROWSERBASE_BASE_URL: `${standIn.origin}/browserbase`,
+        ANTHROPIC_API_KEY: "scripted-model",
+        ANTHROPIC_BASE_URL: scriptedModel.baseURL,
+      },
+      pageUrl: examplePage.url,
+      answerStart: scriptedFinalText(examplePageTitle, "an image block inside the tool_result (image/png").slice(0, -1),
+    };
     const edgeConfig = JSON.stringify({ standIn: standIn.origin, browserbaseApiKey, steelApiKey, cdpUrl: cdpChromium.wsUrl, pageUrl: fixtures.url("/index.html") });
     const nodeRuntimes = [
       { name: "node 20", command: process.execPath, args: [] as string[] },
@@ -261,7 +276,7 @@ async function main(): Promise<number> {
     const workerd = `workerd ${await workerdVersion()}`;
     const started = performance.now();
     try {
-      for (const [check, { result, ms }] of await runWorkerd(project, { agent: agentConfig(workerOrigin), rest: restConfig, cdp: cdpConfig, edge: edgeConfig })) report(workerd, check, result, ms);
+      for (const [check, { result, ms }] of await runWorkerd(project, { agent: agentConfig(workerOrigin), rest: restConfig, cdp: cdpConfig, edge: edgeConfig, example: exampleConfig })) report(workerd, check, result, ms);
     } catch (error) {
       // A bundle that does not build for workerd, or a runtime that does not start.
       report(workerd, "bundle", { ok: false, error: String((error as Error).stack ?? error) }, performance.now() - started);
@@ -270,9 +285,11 @@ async function main(): Promise<number> {
     await new Promise((resolve) => server.close(resolve));
     await manager.close();
     await standIn.close();
+    await scriptedModel.close();
     // Before the fixture server: its close waits for the connections Chromium keeps to it.
     await cdpChromium.close();
     await fixtures.close();
+    await examplePage.close();
     await rm(scratch, { recursive: true, force: true });
   }
   const failed = lines.filter(({ result }) => !result.ok);
@@ -287,19 +304,22 @@ async function workerdVersion(): Promise<string> {
 
 /** What the suite uses of miniflare (installed in test/runtimes, which the typecheck runs without). */
 interface MiniflareModule {
-  Miniflare: new (options: { modules: true; modulesRoot: string; scriptPath: string; compatibilityDate: string }) => {
+  Miniflare: new (options: { modules: true; modulesRoot: string; scriptPath: string; compatibilityDate: string; bindings?: Record<string, string> }) => {
     dispatchFetch(url: string, init: { method: string; body: string }): Promise<{ json(): Promise<unknown> }>;
     dispose(): Promise<void>;
   };
 }
 
 /** Bundles the checks for workerd (workerd condition, no nodejs_compat) and runs them in miniflare. */
-async function runWorkerd(project: string, config: { agent: string; rest: string; cdp: string; edge: string }): Promise<[string, { result: CheckResult; ms: number }][]> {
+async function runWorkerd(
+  project: string,
+  config: { agent: string; rest: string; cdp: string; edge: string; example: ExampleWorkerConfig },
+): Promise<[string, { result: CheckResult; ms: number }][]> {
   const { Miniflare } = (await import(pathToFileURL(join(suiteDir, "node_modules", "miniflare", "dist", "src", "index.js")).href)) as MiniflareModule;
-  const startWorker = async (entry: string) => {
+  const startWorker = async (entry: string, source = join(project, "checks", `${entry}.mjs`), bindings: Record<string, string> = {}) => {
     const bundled = join(project, `${entry}.bundle.mjs`);
     await build({
-      entryPoints: [join(project, "checks", `${entry}.mjs`)],
+      entryPoints: [source],
       outfile: bundled,
       bundle: true,
       format: "esm",
@@ -308,7 +328,7 @@ async function runWorkerd(project: string, config: { agent: string; rest: string
       mainFields: ["browser", "module", "main"],
       logLevel: "error",
     });
-    const miniflare = new Miniflare({ modules: true, modulesRoot: project, scriptPath: bundled, compatibilityDate: "2026-07-01" });
+    const miniflare = new Miniflare({ modules: true, modulesRoot: project, scriptPath: bundled, compatibilityDate: "2026-07-01", bindings });
     const post = async (path: string, body: string) => {
       const response = await miniflare.dispatchFetch(`http://runtime-suite.test${path}`, { method: "POST", body });
       return (await response.json()) as CheckResult;
@@ -349,7 +369,43 @@ async function runWorkerd(project: string, config: { agent: string; rest: string
     }
   });
   checks.push(["startup", { result: startup, ms }]);
+  const { value: example, ms: exampleMs } = await timed(() => runExampleWorker(startWorker, config.example));
+  checks.push(["example", { result: example, ms: exampleMs }]);
   return checks;
+}
+
+/** What examples/edge-worker/worker.ts is run against: its bindings (the stand-ins' URLs and keys) and the page its task names. */
+interface ExampleWorkerConfig {
+  bindings: Record<string, string>;
+  pageUrl: string;
+  /** How the scripted model's answer starts once the page title and the screenshot reached it. */
+  answerStart: string;
+}
+
+/**
+ * examples/edge-worker/worker.ts, bundled as wrangler bundles it (workerd
+ * condition, no nodejs_compat), given a task: the scripted Anthropic
+ * stand-in plays the model, the Browserbase stand-in hands out the local
+ * Chromium; the Worker answers with the model's final text.
+ */
+async function runExampleWorker(
+  startWorker: (entry: string, source: string, bindings: Record<string, string>) => Promise<{ post(path: string, body: string): Promise<unknown>; dispose(): Promise<void> }>,
+  config: ExampleWorkerConfig,
+): Promise<CheckResult> {
+  let worker: Awaited<ReturnType<typeof startWorker>>;
+  try {
+    worker = await startWorker("edge-worker-example", join(root, "examples", "edge-worker", "worker.ts"), config.bindings);
+  } catch (error) {
+    return { ok: false, error: `the example Worker does not bundle or start for workerd:\n${String((error as Error).stack ?? error)}` };
+  }
+  try {
+    const reply = (await worker.post("/", JSON.stringify({ task: `Open ${config.pageUrl} and tell me what the page is about.` }))) as { answer?: string; error?: string };
+    return reply.answer?.startsWith(config.answerStart)
+      ? { ok: true, checked: ["examples/edge-worker/worker.ts: the model's tools ran on Browserbase (stand-in) through the CDP engine, and its answer came back"] }
+      : { ok: false, error: `the example Worker answered ${JSON.stringify(reply)}` };
+  } finally {
+    await worker.dispose();
+  }
 }
 
 main().then(

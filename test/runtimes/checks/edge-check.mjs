@@ -7,7 +7,8 @@
  * mounted on the manager. Open, navigate, fill, click, a screenshot as an
  * image through the Anthropic and OpenAI Chat bridges, close; then the
  * provider reads the session as released over its REST API, and the
- * Chromium has no page target the session made. Plain JavaScript and web
+ * Chromium has no page target the session made; no provider key is in
+ * anything the model saw. Plain JavaScript and web
  * standards only.
  */
 import { expect } from "./agent-check.mjs";
@@ -66,8 +67,11 @@ async function runOne(name, rest, config, modules, opened) {
   const manager = new core.BrowserSessionManager(new cdp.CdpBrowserAdapter({ provider: noting(rest, created) }), 1, { ownsAdapter: true });
   const toolset = agent.createBrowserAgentTools({ client: manager, maxSessions: 1, ...(cdpEngineHas.textChange ? {} : { changeSummaryBytes: 0 }) });
   const tools = new Map(toolset.tools.map((tool) => [tool.name, tool]));
+  // Everything the model would see, to check that no provider key is in it.
+  const seen = [];
   const call = async (tool, input) => {
     const result = await tools.get(`station_browser_${tool}`).execute(input);
+    seen.push(result.text);
     expect(result.isError === undefined, `${name}: ${tool} failed:\n${result.text}`);
     return result;
   };
@@ -99,11 +103,13 @@ async function runOne(name, rest, config, modules, opened) {
     const anthropic = await anthropicBridge.anthropicTools(toolset.tools).handleToolUses([
       { type: "tool_use", id: "toolu_edge", name: "station_browser_screenshot", input: {} },
     ]);
+    seen.push(JSON.stringify(anthropic));
     const block = anthropic.content[0]?.content?.find((part) => part.type === "image");
     expect(block?.source?.media_type === "image/png" && isPng(block.source.data), `${name}: Anthropic: no PNG image block`);
     const chat = await openai.openAIChatTools(toolset.tools).handleToolCalls([
       { id: "call_edge", type: "function", function: { name: "station_browser_screenshot", arguments: "{}" } },
     ]);
+    seen.push(JSON.stringify(chat));
     const chatImage = chat[1]?.content?.find((part) => part.type === "image_url")?.image_url?.url ?? "";
     expect(chatImage.startsWith("data:image/png;base64,") && isPng(chatImage.split(",")[1]), `${name}: OpenAI Chat: no PNG image part`);
     checked.push("screenshot as an Anthropic and an OpenAI Chat image");
@@ -113,12 +119,14 @@ async function runOne(name, rest, config, modules, opened) {
   }
   expect(closeReport.unresolved.length === 0, `${name}: close left ${JSON.stringify(closeReport.unresolved)}`);
   expect(toolset.uncertainOpenings() === 0, `${name}: uncertainOpenings() is ${toolset.uncertainOpenings()}`);
+  const leaked = [config.browserbaseApiKey, config.steelApiKey].filter((key) => seen.some((text) => text.includes(key)));
+  expect(leaked.length === 0, `${name}: a provider key reached what the model sees`);
   const record = await rest.get(created[0]);
   expect(record === undefined || record.status !== "RUNNING", `${name}: after close the provider reads ${JSON.stringify(record)}`);
   const after = await pageTargets(cdp.connectCdp, config.cdpUrl);
   const left = after.filter((targetId) => !before.includes(targetId));
   expect(left.length === 0, `${name}: page targets left in the Chromium: ${left.join(", ")}`);
-  checked.push("close: released at the provider, no page target left");
+  checked.push("no provider key in what the model saw", "close: released at the provider, no page target left");
   return `${name}: ${checked.join(", ")}`;
 }
 

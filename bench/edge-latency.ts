@@ -101,7 +101,7 @@ async function collect(sides: readonly Side[], count: number, url: string): Prom
 
 function print(samples: Map<string, Map<Action, Sample[]>>, sides: readonly Side[]): void {
   const [cdp, playwright] = sides as [Side, Side];
-  console.log(`\nWall time per action with ${2 * oneWayDelayMs} ms added round trip (${oneWayDelayMs} ms each way), median of ${rounds} rounds`);
+  console.log(`\nWall time per action with ${2 * oneWayDelayMs} ms added round trip (${oneWayDelayMs} ms each way), median of ${rounds} round${rounds === 1 ? "" : "s"}`);
   const rows = [["action", "CDP ms", "CDP serial", "Playwright ms", "Playwright serial", "CDP ×Playwright", "CDP − Playwright ms"]];
   let cdpSum = 0;
   let playwrightSum = 0;

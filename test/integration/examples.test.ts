@@ -242,6 +242,11 @@ describe("every ```ts snippet of the README and the bridges guide is an excerpt 
     expect(source, `no example holds this snippet:\n${reasons.map((each) => `  examples/${each.file} ${each.reason}`).join("\n")}`).toBeDefined();
   });
 
+  it("the README's wrangler.toml is examples/edge-worker/wrangler.toml", () => {
+    const toml = readFileSync(join(root, "examples/edge-worker/wrangler.toml"), "utf8");
+    expect(readFileSync(join(root, "README.md"), "utf8")).toContain(`\`\`\`toml\n${toml}\`\`\``);
+  });
+
   it("an edited snippet line is caught", () => {
     const original = parse(readFileSync(join(root, "examples/openai-chat.ts"), "utf8"), "openai-chat.ts");
     const edited = parse(`const completion = await openai.chat.completions.create({ model: "gpt-4", messages, tools: browser.definitions });`);

@@ -65,7 +65,7 @@ export async function runAgentCheck(config) {
       { id: "call_chat", type: "function", function: { name: "station_browser_screenshot", arguments: "{}" } },
     ]);
     const chatImage = chat[1]?.content?.find((part) => part.type === "image_url")?.image_url?.url ?? "";
-    expect(chat[0]?.role === "tool" && chatImage.startsWith("data:image/png;base64,") && isPng(chatImage.split(",")[1]), "OpenAI Chat: no PNG image part");
+    expect(chat[0]?.role === "tool" && chatImage.startsWith("data:image/png;base64,") && isPng(chatImage.split(",")[1]), `OpenAI Chat: no PNG image part; the tool message: ${JSON.stringify(chat[0]?.content ?? null).slice(0, 600)}`);
     checked.push("openai-chat image");
 
     const responses = await openai.openAIResponsesTools(toolset.tools).handleToolCalls([

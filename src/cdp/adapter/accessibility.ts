@@ -23,7 +23,7 @@ export const accessibilityHandlers: CdpHandlers<"accessibility"> = {
     const navigations = page.navigations;
     // The agent form limits depth itself (it flattens containers first); the full form is the tree cut at depth.
     const expression = ariaSnapshotExpression({ boxes, hiddenText: hiddenValue, ...(mode === "full" ? { depth } : {}) });
-    const answer = (await page.evaluateInWorld(expression, context.deadlineAt, true)) as AriaSnapshotAnswer;
+    const answer = (await page.evaluateInWorld(expression, context.deadlineAt)) as AriaSnapshotAnswer;
     const nodes = hideValues(answer.nodes, new Set(answer.passwords));
     const { mapRef, commit } = page.refs.beginSnapshot(page.id, undefined);
     const rendered =

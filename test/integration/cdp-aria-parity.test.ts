@@ -62,6 +62,11 @@ describe("agent and full forms: the CDP engine's snapshot is Playwright's (real 
       for (const command of commands) await adapter.execute(handle, command);
       return withRefNumbersHidden((await adapter.execute(handle, { op: "accessibility" })).snapshot);
     }, handles);
+    // The field filled last has the focus: the full form marks it [active] under both engines.
+    await both((adapter, handle) => adapter.execute(handle, { op: "fill", target: { by: "label", value: "Bio" }, value: "focused" }).then(() => ""), handles);
+    const full = await both(async (adapter, handle) => withRefNumbersHidden((await adapter.execute(handle, { op: "accessibility", mode: "full" })).snapshot), handles);
+    expect(full[1]).toBe(full[0]);
+    expect(full[1]).toMatch(/textbox "Bio" \[active\]/);
     expect(snapshots[1]).toBe(snapshots[0]);
     expect(snapshots[1]).toMatch(/textbox "Email" value="ada@example.com"/);
     expect(snapshots[1]).toMatch(/textbox "Password" value="\(hidden\)"/);

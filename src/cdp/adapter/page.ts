@@ -62,8 +62,10 @@ export class CdpPage {
     const { targetId } = await connection.browser.send("Target.createTarget", { url: "about:blank" });
     const session = await connection.attach(targetId);
     const page = new CdpPage(session, targetId, viewport);
-    const [, , , , , tree] = await Promise.all([
+    const [, , , , , , tree] = await Promise.all([
       session.send("Page.enable"),
+      // Every page acts focused, as under Playwright (document.hasFocus(), the snapshot's [active]), however many share a browser.
+      session.send("Emulation.setFocusEmulationEnabled", { enabled: true }),
       session.send("Runtime.enable"),
       session.send("Page.setLifecycleEventsEnabled", { enabled: true }),
       // An empty script in a named world: Chromium makes the world in every new document and announces its context.

@@ -10,6 +10,9 @@ import { renderAgentForm } from "../../protocol/aria/agent-form.js";
 import { renderFullForm } from "../../protocol/aria/full-form.js";
 import { hiddenValue, hideValues } from "../../protocol/aria/hide-values.js";
 import type { CdpHandlers } from "./context.js";
+
+/** Time kept back from the command's budget for the snapshot's answer (ms). */
+const answerMarginMs = 1_000;
 import { ariaSnapshotExpression, type AriaSnapshotAnswer } from "./aria-script.js";
 
 /** accessibility */
@@ -22,7 +25,8 @@ export const accessibilityHandlers: CdpHandlers<"accessibility"> = {
     const boxes = command.boxes ?? false;
     const navigations = page.navigations;
     // The agent form limits depth itself (it flattens containers first); the full form is the tree cut at depth.
-    const expression = ariaSnapshotExpression({ boxes, hiddenText: hiddenValue, ...(mode === "full" ? { depth } : {}) });
+    const waitMs = Math.min(limits.actionTimeoutDefaultMs, context.deadlineAt - Date.now() - answerMarginMs);
+    const expression = ariaSnapshotExpression({ boxes, hiddenText: hiddenValue, ...(mode === "full" ? { depth } : {}) }, waitMs);
     const answer = (await page.evaluateInWorld(expression, context.deadlineAt)) as AriaSnapshotAnswer;
     const nodes = hideValues(answer.nodes, new Set(answer.passwords));
     const { mapRef, commit } = page.refs.beginSnapshot(page.id, undefined);

@@ -293,9 +293,16 @@ export function snapshotAria(request: AriaSnapshotRequest, roles: AriaRoles, nam
   return { nodes, passwords: passwords.filter((ref) => shown.has(ref)) };
 }
 
-/** The expression that takes a snapshot: the three self-contained sources composed, with the request. */
-export function ariaSnapshotExpression(request: AriaSnapshotRequest): string {
+/**
+ * The expression that takes a snapshot: the three self-contained sources
+ * composed, with the request. A document still without a `<body>` (its
+ * parser blocked) is waited for up to `waitMs`, as Playwright waits for
+ * `body,frameset`; past that, the snapshot is of what there is.
+ */
+export function ariaSnapshotExpression(request: AriaSnapshotRequest, waitMs: number): string {
   const roles = `(${createAriaRoles.toString()})()`;
   const names = `(${createAriaNames.toString()})`;
-  return `((__name) => { const roles = ${roles}; return (${snapshotAria.toString()})(${JSON.stringify(request)}, roles, ${names}(roles)); })((target) => target)`;
+  const take = `() => { const roles = ${roles}; return (${snapshotAria.toString()})(${JSON.stringify(request)}, roles, ${names}(roles)); }`;
+  const wait = `(take, until) => new Promise((resolve) => { const tick = () => (document.body || Date.now() >= until ? resolve(take()) : setTimeout(tick, 50)); tick(); })`;
+  return `((__name) => (${wait})(${take}, Date.now() + ${Math.max(0, Math.floor(waitMs))}))((target) => target)`;
 }

@@ -190,6 +190,15 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
     await browser.adapter.close(handle);
   });
 
+  it("waits for a document's body before taking a snapshot", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    // The page takes its body away and gives it back later; the snapshot shows it once back.
+    await run(handle, { op: "evaluate", expression: "const body = document.body; body.remove(); setTimeout(() => document.documentElement.append(body), 300); true" });
+    expect((await run(handle, { op: "accessibility" })).snapshot).toMatch(/button "Sign in" \[e\d+\]/);
+    await browser.adapter.close(handle);
+  });
+
   it("never shows password values in either accessibility form", async () => {
     const handle = await browser.open();
     await run(handle, { op: "navigate", url: browser.server.url("/form.html") });

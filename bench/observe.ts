@@ -41,10 +41,10 @@ import {
   type CorpusProvider,
   type Coverage,
 } from "./corpus.js";
-import { readAriaNodes, type AriaChild } from "../src/engine/aria/aria-json.js";
-import { isInteractive } from "../src/engine/aria/agent-form-items.js";
-import { renderAgentForm } from "../src/engine/aria/agent-form.js";
-import { renderFullForm } from "../src/engine/aria/full-form.js";
+import { readAriaNodes, type AriaChild } from "../src/protocol/aria/aria-json.js";
+import { isInteractive } from "../src/protocol/aria/agent-form-items.js";
+import { renderAgentForm } from "../src/protocol/aria/agent-form.js";
+import { renderFullForm } from "../src/protocol/aria/full-form.js";
 import { builtinArticlePages } from "./builtin-article-pages.js";
 import { builtinLoginPages } from "./builtin-login-pages.js";
 

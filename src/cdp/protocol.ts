@@ -108,6 +108,10 @@ export interface CdpCommands {
     params: { width: number; height: number; deviceScaleFactor: number; mobile: boolean };
     result: Empty;
   };
+  "Emulation.setFocusEmulationEnabled": {
+    params: { enabled: boolean };
+    result: Empty;
+  };
   "Input.dispatchMouseEvent": {
     params: {
       type: "mousePressed" | "mouseReleased" | "mouseMoved" | "mouseWheel";

@@ -1,9 +1,9 @@
 import { limits } from "../protocol/limits.js";
 import type { CommandOf } from "../protocol/commands.js";
 import type { AccessibilityResult } from "../protocol/results.js";
-import { renderAgentForm } from "./aria/agent-form.js";
-import { renderFullForm } from "./aria/full-form.js";
-import { hideValues } from "./aria/hide-values.js";
+import { renderAgentForm } from "../protocol/aria/agent-form.js";
+import { renderFullForm } from "../protocol/aria/full-form.js";
+import { hideValues } from "../protocol/aria/hide-values.js";
 import { passwordRefs } from "./password-refs.js";
 import type { EngineSession, PageState } from "./session.js";
 

@@ -1,5 +1,5 @@
 import type { Locator, Page } from "playwright-core";
-import { fieldsWithValues } from "./aria/hide-values.js";
+import { fieldsWithValues } from "../protocol/aria/hide-values.js";
 
 /** Time for each read; past it, the fields it was about count as passwords. */
 const readTimeoutMs = 2_000;

@@ -9,7 +9,7 @@ import { watchPageEvents } from "./page-events.js";
 import { DownloadStore } from "./downloads.js";
 import { MainFrameProbe } from "./isolated-world.js";
 import { isNavigationPending, PendingNavigation } from "./pending-navigation.js";
-import { RefRegistry } from "./refs.js";
+import { RefRegistry } from "../protocol/refs.js";
 import { readDomSignalsOf, signalsOf, type DomSignals } from "./challenge-signals.js";
 import { hintsChallenge, judgeChallenge, solverOfConsole, type PageChallenge } from "./page-challenge.js";
 

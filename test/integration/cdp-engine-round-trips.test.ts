@@ -3,6 +3,7 @@ import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import type { BrowserCommandInput } from "../../src/protocol/commands.js";
 import { serialRoundTrips, startRelay, type Frame, type Relay } from "../helpers/cdp-relay.js";
 import { useCdpBrowser } from "../helpers/cdp-engine.js";
+import { refOf } from "../helpers/snapshot-refs.js";
 
 /**
  * Serial CDP round trips per command of the CDP engine, counted on the
@@ -57,6 +58,24 @@ describe("round trips of the CDP engine's commands (counting relay, real Chromiu
     expect(counts.screenshot.trips).toBe(1);
     // The second trip of a click is its input with the question answered once the page handled it.
     expect(counts.click.methods).toEqual(["Runtime.evaluate", "Input.dispatchMouseEvent", "Input.dispatchMouseEvent", "Input.dispatchMouseEvent", "Runtime.evaluate"]);
+  });
+
+  it("takes an accessibility snapshot in 1 serial round trip, and clicks and fills by ref in 2", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    const snapshot = await count({ op: "accessibility" });
+    const boxed = await count({ op: "accessibility", boxes: true, interactiveOnly: true });
+    const { snapshot: text } = await browser.adapter.execute(handle, { op: "accessibility" });
+    const counts = {
+      fillByRef: await count({ op: "fill", target: { by: "ref", ref: refOf(text, /textbox "User name"/) }, value: "ref-user" }),
+      clickByRef: await count({ op: "click", target: { by: "ref", ref: refOf(text, /checkbox "Remember me"/) } }),
+    };
+    console.log(Object.entries({ snapshot, boxed, ...counts }).map(([op, { trips, methods }]) => `${op}: ${trips} (${methods.join(", ")})`).join("\n"));
+    expect(await browser.adapter.execute(handle, { op: "evaluate", expression: "[document.querySelector('#user').value, document.querySelector('#remember').checked]" })).toEqual({ value: ["ref-user", true] });
+    expect(snapshot.trips).toBe(1);
+    expect(snapshot.methods).toEqual(["Runtime.evaluate"]);
+    expect(boxed.trips).toBe(1);
+    expect(counts.fillByRef.trips).toBe(2);
+    expect(counts.clickByRef.trips).toBe(2);
   });
 
   it("a click that navigates takes one more, to read the new document's title", async () => {

@@ -59,13 +59,12 @@ describe("CDP engine: sessions", () => {
   it("lists what it runs in capabilities() and refuses every other command with NotImplementedError naming it", async () => {
     const capabilities = browser.adapter.capabilities();
     expect(capabilities.ops).toEqual([...cdpSupportedOps]);
-    expect(capabilities.ops).toEqual(expect.arrayContaining(["navigate", "back", "reload", "click", "fill", "press", "screenshot", "text", "evaluate"]));
+    expect(capabilities.ops).toEqual(expect.arrayContaining(["navigate", "back", "reload", "click", "fill", "press", "screenshot", "text", "evaluate", "accessibility"]));
     expect([...capabilities.ops, ...capabilities.notImplemented].sort()).toEqual([...commandOps].sort());
     expect(capabilities.notImplemented).toEqual(cdpNotImplementedOps());
     const handle = await browser.open();
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
     const refused: BrowserCommandInput[] = [
-      { op: "accessibility" },
       { op: "inspect" },
       { op: "content" },
       { op: "pages" },
@@ -85,7 +84,6 @@ describe("CDP engine: sessions", () => {
     }
     // Parts of a supported command it lacks are refused too, before anything is sent.
     const partial: Array<[BrowserCommandInput, RegExp]> = [
-      [{ op: "click", target: { by: "ref", ref: "e1" } }, /ref targets are not implemented/],
       [{ op: "click", target: { by: "role", role: "button", name: "Pay", frame: ["#outer"] } }, /command\.target\.frame/],
       [{ op: "click", selector: "button[data-testid]", textChange: true }, /command\.textChange/],
       [{ op: "fill", selector: "#code", value: "1", keyDelaysMs: [1] }, /command\.keyDelaysMs/],

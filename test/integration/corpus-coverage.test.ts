@@ -15,7 +15,7 @@ import {
   type CorpusProvider,
 } from "../../bench/corpus.js";
 import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
-import { renderAgentForm } from "../../src/engine/aria/agent-form.js";
+import { renderAgentForm } from "../../src/protocol/aria/agent-form.js";
 import { closedNetworkArgs, findChromium } from "../../src/providers/local/index.js";
 
 /**

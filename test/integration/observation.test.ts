@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { OutcomeUnknownError, StaleRefError } from "../../src/errors.js";
+import { OutcomeUnknownError } from "../../src/errors.js";
 import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import { imageSize } from "../../src/engine/screenshot.js";
 import { limits } from "../../src/protocol/limits.js";
@@ -42,37 +42,6 @@ describe("observation (real Chromium)", () => {
     expect(pay?.frame).toEqual(["iframe#outer", "iframe#inner"]);
     const outer = result.elements.find((element) => element.text === "Outer button");
     expect(pay!.box.y).toBeGreaterThan(outer!.box.y);
-  });
-
-  it("takes agent and full accessibility snapshots, bounded and marked when cut", async () => {
-    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
-    const agent = await browser.adapter.execute(handle, { op: "accessibility" });
-    expect(agent.mode).toBe("agent");
-    expect(agent.snapshot).toMatch(/Sign in/);
-    expect(agent.snapshot).toMatch(/button "Sign in" \[e\d+\]/);
-    expect(agent.bytes).toBe(new TextEncoder().encode(agent.snapshot).length);
-    const full = await browser.adapter.execute(handle, { op: "accessibility", mode: "full" });
-    expect(full.snapshot).toMatch(/button "Sign in" \[ref=e\d+\]/);
-    expect(agent.bytes).toBeLessThan(full.bytes);
-    const cut = await browser.adapter.execute(handle, { op: "accessibility", mode: "full", maxBytes: 1024 });
-    expect(cut.truncated).toBe(true);
-    expect(cut.bytes).toBeLessThanOrEqual(1024);
-    expect(cut.snapshot).toMatch(/truncated/);
-    const interactive = await browser.adapter.execute(handle, { op: "accessibility", interactiveOnly: true });
-    expect(interactive.snapshot).toMatch(/Sign in/);
-    expect(interactive.bytes).toBeLessThanOrEqual(agent.bytes);
-  });
-
-  it("never shows password values in either accessibility form", async () => {
-    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
-    await browser.adapter.execute(handle, { op: "fill", selector: "#user", value: "visible-user" });
-    await browser.adapter.execute(handle, { op: "fill", selector: "#pass", value: "hunter2-secret" });
-    for (const mode of ["agent", "full"] as const) {
-      const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility", mode });
-      expect(snapshot).toContain("visible-user");
-      expect(snapshot).toContain("(hidden)");
-      expect(snapshot).not.toContain("hunter2-secret");
-    }
   });
 
   it("never shows password values of an iframe, or ones with runs of spaces, in either accessibility form", async () => {
@@ -245,21 +214,6 @@ describe("observation (real Chromium)", () => {
     const whole = await browser.adapter.execute(handle, { op: "text", maxBytes: limits.text.bytesMax });
     expect(whole.truncated).toBe(false);
     expect(whole.text.endsWith("x".repeat(20000))).toBe(true);
-  });
-
-  it("issues no refs: refs of the last accessibility snapshot still act after text", async () => {
-    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/visible-text.html") });
-    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility" });
-    const ref = /button "Press me" \[(e\d+)\]/.exec(snapshot)?.[1];
-    expect(ref).toBeDefined();
-    expect((await browser.adapter.execute(handle, { op: "text" })).text).not.toContain("pressed");
-    await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: ref! } });
-    expect((await browser.adapter.execute(handle, { op: "text" })).text).toContain("pressed 1");
-    await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: ref! } });
-    expect((await browser.adapter.execute(handle, { op: "text" })).text).toContain("pressed 2");
-    // The control: a new snapshot does make the ref stale, so the clicks above show that text left it alone.
-    await browser.adapter.execute(handle, { op: "accessibility" });
-    await expect(browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: ref! } })).rejects.toBeInstanceOf(StaleRefError);
   });
 
   it("keeps diagnostics: console text only when enabled, URLs sanitised", async () => {

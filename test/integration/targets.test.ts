@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { AmbiguousTargetError, NotFoundError, StaleRefError } from "../../src/errors.js";
+import { AmbiguousTargetError, NotFoundError } from "../../src/errors.js";
 import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import { useBrowser } from "../helpers/browser.js";
+import { refOf } from "../helpers/snapshot-refs.js";
 
 const browser = useBrowser();
 let handle: BrowserHandle;
@@ -10,15 +11,8 @@ const log = async (selector = "#log") =>
   (await browser.adapter.execute(handle, { op: "evaluate", expression: `document.querySelector(${JSON.stringify(selector)}).textContent` }))
     .value;
 
-/** Pulls the ref of the first snapshot line that matches `pattern`. */
-function refOf(snapshot: string, pattern: RegExp): string {
-  const line = snapshot.split("\n").find((candidate) => pattern.test(candidate));
-  const ref = line && /\[((?:f\d+)?e\d+)\]/.exec(line)?.[1];
-  if (!ref) throw new Error(`no ref for ${pattern} in:\n${snapshot}`);
-  return ref;
-}
 
-describe("targets (real Chromium)", () => {
+describe("targets (real Chromium; refs on both engines: engine-contract.test.ts)", () => {
   beforeAll(async () => {
     handle = await browser.open();
   });
@@ -102,36 +96,5 @@ describe("targets (real Chromium)", () => {
     const payRef = refOf(snapshot, /button "Pay"/);
     expect(payRef).toMatch(/^f\d+e\d+$/);
     await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: payRef } });
-  });
-
-  it("refuses a ref from an older snapshot, never re-matching it", async () => {
-    await load();
-    const first = await browser.adapter.execute(handle, { op: "accessibility" });
-    const oldRef = refOf(first.snapshot, /button "Save draft"/);
-    const second = await browser.adapter.execute(handle, { op: "accessibility" });
-    const newRef = refOf(second.snapshot, /button "Save draft"/);
-    expect(newRef).not.toBe(oldRef);
-    const error = await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: oldRef } }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(StaleRefError);
-    expect((error as Error).message).toMatch(/newer accessibility snapshot/);
-    expect(await log()).toBe("");
-    await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: newRef } });
-    expect(await log()).toBe("save-3");
-  });
-
-  it("refuses a ref after the page navigated", async () => {
-    await load();
-    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility" });
-    const ref = refOf(snapshot, /button "Save draft"/);
-    await load();
-    const error = await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref } }).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(StaleRefError);
-    expect((error as Error).message).toMatch(/navigated/);
-    expect(await log()).toBe("");
-  });
-
-  it("refuses a ref that was never issued", async () => {
-    await load();
-    await expect(browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: "e999999" } })).rejects.toBeInstanceOf(NotFoundError);
   });
 });

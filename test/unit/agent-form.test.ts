@@ -2,11 +2,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser } from "playwright-core";
-import { renderAgentForm, proseBudgetBytes, type AgentFormOptions } from "../../src/engine/aria/agent-form.js";
-import { isInteractive } from "../../src/engine/aria/agent-form-items.js";
-import { readAriaNodes, type AriaChild, type AriaNode } from "../../src/engine/aria/aria-json.js";
-import { renderFullForm } from "../../src/engine/aria/full-form.js";
-import { hideValues } from "../../src/engine/aria/hide-values.js";
+import { renderAgentForm, proseBudgetBytes, type AgentFormOptions } from "../../src/protocol/aria/agent-form.js";
+import { isInteractive } from "../../src/protocol/aria/agent-form-items.js";
+import { readAriaNodes, type AriaChild, type AriaNode } from "../../src/protocol/aria/aria-json.js";
+import { renderFullForm } from "../../src/protocol/aria/full-form.js";
+import { hideValues } from "../../src/protocol/aria/hide-values.js";
 import { closedNetworkArgs, findChromium } from "../../src/providers/local/index.js";
 
 const identity = (ref: string) => ref;

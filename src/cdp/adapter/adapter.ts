@@ -33,6 +33,7 @@ import type { BrowserProvider, ProviderSession } from "../../providers/types.js"
 import { cdpCallOf } from "../call-errors.js";
 import { connectCdp, type CdpConnection } from "../connection.js";
 import type { CdpWebSocketFactory } from "../websocket.js";
+import { accessibilityHandlers } from "./accessibility.js";
 import { cdpNotImplementedOps, cdpSupportedOps } from "./capabilities.js";
 import type { CdpCommandContext, CdpHandler } from "./context.js";
 import { interactionHandlers } from "./interaction.js";
@@ -59,7 +60,7 @@ interface CdpEngineSession {
 /** Time past a command's own timeout for the answers of its CDP calls (ms); the watchdog's grace is longer. */
 const answerMarginMs = 2_000;
 
-const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = { ...navigationHandlers, ...interactionHandlers, ...observationHandlers };
+const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = { ...navigationHandlers, ...interactionHandlers, ...observationHandlers, ...accessibilityHandlers };
 
 /**
  * The CDP engine. Commands are parsed fully before anything runs; one

@@ -3,11 +3,13 @@
  * events, so that an action needs no round trip to learn where the page is:
  * the main frame's URL and loader, a count of its navigations, whether one is
  * pending, the lifecycle events of recent documents, the engine's isolated
- * world in the current document, the title once read, and dialogs (each
- * dismissed at once: the engine has no dialog policy yet).
+ * world in the current document, the title once read, the refs of its latest
+ * accessibility snapshot, and dialogs (each dismissed at once: the engine has
+ * no dialog policy yet).
  */
 import { ActionFailedError, SessionClosedError, TimeoutError, isSessionClosedError } from "../../errors.js";
 import type { DialogInfo } from "../../protocol/results.js";
+import { RefRegistry } from "../../protocol/refs.js";
 import { limits } from "../../protocol/limits.js";
 import { CdpProtocolError } from "../call-errors.js";
 import type { CdpConnection } from "../connection.js";
@@ -37,6 +39,10 @@ export class CdpPage {
   fromCache = false;
   /** A main-frame navigation was requested and has neither committed nor stopped. */
   navigationPending = false;
+  /** The page's id, as results and refs name it (one page per session: the Playwright engine's first page id). */
+  readonly id = "p1";
+  /** Refs of the latest accessibility snapshot; dropped on every navigation. */
+  readonly refs = new RefRegistry();
   /** Dialogs seen, oldest first (each was dismissed at once). */
   readonly dialogs: DialogInfo[] = [];
   #title: { navigations: number; title: string } | undefined;
@@ -56,8 +62,10 @@ export class CdpPage {
     const { targetId } = await connection.browser.send("Target.createTarget", { url: "about:blank" });
     const session = await connection.attach(targetId);
     const page = new CdpPage(session, targetId, viewport);
-    const [, , , , , tree] = await Promise.all([
+    const [, , , , , , tree] = await Promise.all([
       session.send("Page.enable"),
+      // Every page acts focused, as under Playwright (document.hasFocus(), the snapshot's [active]), however many share a browser.
+      session.send("Emulation.setFocusEmulationEnabled", { enabled: true }),
       session.send("Runtime.enable"),
       session.send("Page.setLifecycleEventsEnabled", { enabled: true }),
       // An empty script in a named world: Chromium makes the world in every new document and announces its context.
@@ -83,12 +91,14 @@ export class CdpPage {
       this.loaderId = frame.loaderId;
       this.navigations++;
       this.navigationPending = false;
+      this.refs.invalidate(this.id, "the page navigated");
       this.#notify();
     });
     session.on("Page.navigatedWithinDocument", ({ frameId, url }) => {
       if (!isMain(frameId)) return;
       this.url = url;
       this.navigations++;
+      this.refs.invalidate(this.id, "the page navigated");
       this.#notify();
     });
     session.on("Page.frameRequestedNavigation", ({ frameId, disposition }) => {

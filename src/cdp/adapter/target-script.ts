@@ -1,6 +1,7 @@
 /**
  * The CDP engine's own in-page script: in ONE call it finds the element a
- * target names (selector, role, text, label, placeholder, test id; `exact`,
+ * target names (selector, role, text, label, placeholder, test id, a ref of
+ * the latest accessibility snapshot; `exact`,
  * `nth`; open shadow roots pierced), refuses ambiguity, waits until the
  * element is ready for the action (visible, enabled, stable and not covered
  * for a click; visible, enabled and editable for a fill), scrolls it into
@@ -11,8 +12,9 @@
  * {@link findAndPrepare} must be self-contained: its source is sent to the page.
  */
 
-/** The targets the script resolves (no `ref`, no `frame` chain: the engine refuses those first). */
+/** The targets the script resolves (no `frame` chain: the engine refuses that first). A `ref` is the world's own ref of the latest snapshot. */
 export type ScriptTarget =
+  | { by: "ref"; ref: string }
   | { by: "selector"; selector: string; nth?: number | undefined }
   | { by: "role"; role: string; name?: string | undefined; exact?: boolean | undefined; nth?: number | undefined }
   | { by: "text" | "label" | "placeholder" | "testId"; value: string; exact?: boolean | undefined; nth?: number | undefined };
@@ -88,6 +90,7 @@ export type ScriptAnswer =
   | { status: "nthOutOfRange"; count: number }
   | { status: "notActionable"; reason: string }
   | { status: "refused"; reason: string }
+  | { status: "staleRef" }
   | { status: "badSelector"; reason: string };
 
 /** Runs in the page (isolated world). Self-contained. */
@@ -295,6 +298,10 @@ export function findAndPrepare(request: ScriptRequest): Promise<ScriptAnswer> {
   const matches = (): Element[] => {
     const elements = allElements();
     switch (target.by) {
+      case "ref": {
+        const element = ((globalThis as Record<string, unknown>)["__stationAriaRefs"] as Map<string, Element> | undefined)?.get(target.ref);
+        return element?.isConnected ? [element] : [];
+      }
       case "selector":
         return querySelectorDeep(target.selector);
       case "testId":
@@ -443,10 +450,14 @@ export function findAndPrepare(request: ScriptRequest): Promise<ScriptAnswer> {
       return { status: "badSelector", reason: String((error as Error)?.message ?? error) };
     }
     let why: string | undefined;
-    if (found.length > 1 && target.nth === undefined) return { status: "ambiguous", count: found.length };
-    if (found.length > 0 && target.nth !== undefined && target.nth >= found.length) return { status: "nthOutOfRange", count: found.length };
+    // A ref names one element of the latest snapshot: gone (detached, or the document replaced) it is stale at once.
+    if (target.by === "ref" && found.length === 0) return { status: "staleRef" };
+    if (target.by === "ref") found = found.slice(0, 1);
+    const nth = target.by === "ref" ? undefined : target.nth;
+    if (found.length > 1 && nth === undefined) return { status: "ambiguous", count: found.length };
+    if (found.length > 0 && nth !== undefined && nth >= found.length) return { status: "nthOutOfRange", count: found.length };
     if (found.length > 0) {
-      const prepared = await prepare(found[target.nth ?? 0]!);
+      const prepared = await prepare(found[nth ?? 0]!);
       if (typeof prepared !== "string") return prepared;
       why = prepared;
     }

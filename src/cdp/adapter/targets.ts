@@ -2,20 +2,27 @@
  * Resolves a command's target with the engine's in-page script
  * ({@link findAndPrepare}) in one call, and maps its answer to the error
  * family: not found, ambiguous (with the count), `nth` out of range, not
- * actionable in time. Refs and frame chains are refused as not implemented
- * before anything is sent.
+ * actionable in time, a stale ref. A ref is looked up in the page's
+ * registry first (stale after a newer snapshot or a navigation, not found if
+ * never issued), with nothing sent; frame chains are refused as not
+ * implemented.
  */
-import { ActionFailedError, AmbiguousTargetError, NotFoundError, NotImplementedError, TimeoutError, ValidationError } from "../../errors.js";
+import { ActionFailedError, AmbiguousTargetError, NotFoundError, NotImplementedError, StaleRefError, TimeoutError, ValidationError } from "../../errors.js";
 import { callInPage } from "../../protocol/evaluate-encoding.js";
 import { describeTarget, type Target } from "../../protocol/target.js";
 import type { CdpCommandContext } from "./context.js";
+import type { CdpPage } from "./page.js";
 import { findAndPrepare, watchInput, type InputWatch, type ScriptAnswer, type ScriptRequest, type ScriptTarget } from "./target-script.js";
 
-/** The target as the script takes it; refs and frame chains are not implemented yet. */
-export function scriptTarget(op: string, target: Target): ScriptTarget {
-  if (target.by === "ref") {
-    throw new NotImplementedError(`${op}: ref targets are not implemented by the CDP engine yet (it takes no accessibility snapshots); use a selector, role, text, label, placeholder or testId target`);
-  }
+/**
+ * The target as the script takes it: a ref becomes the isolated world's own
+ * ref of the latest snapshot. Frame chains are not implemented yet.
+ *
+ * @throws {StaleRefError} for a ref of an older snapshot or from before a navigation.
+ * @throws {NotFoundError} for a ref never issued.
+ */
+export function scriptTarget(op: string, target: Target, page: CdpPage): ScriptTarget {
+  if (target.by === "ref") return { by: "ref", ref: page.refs.resolve(page.id, target.ref) };
   if (target.frame !== undefined && target.frame.length > 0) {
     throw new NotImplementedError(`${op}: command.target.frame (iframe chains) is not implemented by the CDP engine yet`);
   }
@@ -31,7 +38,7 @@ export async function prepareTarget(
   request: Omit<ScriptRequest, "target">,
   watch?: InputWatch,
 ): Promise<Extract<ScriptAnswer, { status: "ok" }>> {
-  const resolved = scriptTarget(op, target);
+  const resolved = scriptTarget(op, target, context.page);
   const find = callInPage(findAndPrepare, { ...request, target: resolved });
   // Ready: the watch for the input that follows starts in the same call.
   const expression = watch ? `(${find}).then((answer) => { if (answer.status === "ok") ${callInPage(watchInput, watch)}; return answer; })` : find;
@@ -45,7 +52,11 @@ export async function prepareTarget(
     case "ambiguous":
       throw new AmbiguousTargetError(answer.count, `${described} matched ${answer.count} elements; give nth (0–${answer.count - 1}) or a more specific target`);
     case "nthOutOfRange":
-      throw new NotFoundError(`${described} matched ${answer.count} element${answer.count === 1 ? "" : "s"}; nth ${resolved.nth} is out of range`);
+      throw new NotFoundError(`${described} matched ${answer.count} element${answer.count === 1 ? "" : "s"}; nth ${target.by === "ref" ? "" : target.nth} is out of range`);
+    case "staleRef": {
+      const ref = target.by === "ref" ? target.ref : described;
+      throw new StaleRefError(ref, `Ref ${ref} no longer matches an element on page ${context.page.id}; take a new accessibility snapshot.`);
+    }
     case "notActionable":
       throw new TimeoutError(`${op}: Timeout ${request.timeoutMs}ms exceeded waiting for ${described}: ${answer.reason}`);
     case "refused":

@@ -32,6 +32,8 @@ export async function launchCdpChromium(): Promise<CdpChromium> {
     [
       "--headless=new",
       "--no-sandbox",
+      // As Playwright launches headless Chromium: layout (element boxes) is the same under both engines.
+      "--hide-scrollbars",
       "--remote-debugging-address=127.0.0.1",
       "--remote-debugging-port=0",
       `--user-data-dir=${userDataDir}`,

@@ -68,12 +68,9 @@ describe("CDP engine: sessions", () => {
       { op: "accessibility" },
       { op: "inspect" },
       { op: "content" },
-      { op: "pages" },
-      { op: "newPage" },
       { op: "hover", selector: "button" },
       { op: "type", text: "x" },
       { op: "check", selector: "#code" },
-      { op: "dialog", action: "accept" },
       { op: "diagnostics" },
     ];
     for (const command of refused) {
@@ -88,6 +85,7 @@ describe("CDP engine: sessions", () => {
       [{ op: "click", target: { by: "ref", ref: "e1" } }, /ref targets are not implemented/],
       [{ op: "click", target: { by: "role", role: "button", name: "Pay", frame: ["#outer"] } }, /command\.target\.frame/],
       [{ op: "click", selector: "button[data-testid]", textChange: true }, /command\.textChange/],
+      [{ op: "closePage", textChange: true }, /command\.textChange/],
       [{ op: "fill", selector: "#code", value: "1", keyDelaysMs: [1] }, /command\.keyDelaysMs/],
     ];
     for (const [command, message] of partial) {

@@ -3,15 +3,16 @@
  * events, so that an action needs no round trip to learn where the page is:
  * the main frame's URL and loader, a count of its navigations, whether one is
  * pending, the lifecycle events of recent documents, the engine's isolated
- * world in the current document, the title once read, and dialogs (each
- * dismissed at once: the engine has no dialog policy yet).
+ * world in the current document, and the title once read. Its dialogs are
+ * answered at once as the session's policy decides, and the windows it opens
+ * are announced to the session ({@link CdpSessionEvents}).
  */
 import { ActionFailedError, SessionClosedError, TimeoutError, isSessionClosedError } from "../../errors.js";
-import type { DialogInfo } from "../../protocol/results.js";
 import { limits } from "../../protocol/limits.js";
 import { CdpProtocolError } from "../call-errors.js";
 import type { CdpConnection } from "../connection.js";
 import type { CdpSession } from "../session.js";
+import type { CdpSessionEvents } from "./session-events.js";
 
 /** The name of the engine's isolated world: page scripts cannot reach it, nor change the built-ins it uses. */
 export const worldName = "__station_browser_use__";
@@ -27,6 +28,10 @@ export class CdpPage {
   readonly session: CdpSession;
   readonly targetId: string;
   readonly viewport: { width: number; height: number };
+  /** What the session's pages share: the dialog policy, dialogs and windows seen. */
+  readonly events: CdpSessionEvents;
+  /** The page id the session gave it (`p1`, `p2` …; "" until it is registered). */
+  pageId = "";
   mainFrameId = "";
   /** The main frame's URL (unsanitised; callers sanitise what they report). */
   url = "about:blank";
@@ -37,25 +42,43 @@ export class CdpPage {
   fromCache = false;
   /** A main-frame navigation was requested and has neither committed nor stopped. */
   navigationPending = false;
-  /** Dialogs seen, oldest first (each was dismissed at once). */
-  readonly dialogs: DialogInfo[] = [];
   #title: { navigations: number; title: string } | undefined;
   #world: number | undefined;
   readonly #lifecycle = new Map<string, Set<string>>();
   readonly #watchers = new Set<() => void>();
 
-  private constructor(session: CdpSession, targetId: string, viewport: { width: number; height: number }) {
+  private constructor(session: CdpSession, targetId: string, viewport: { width: number; height: number }, events: CdpSessionEvents) {
     this.session = session;
     this.targetId = targetId;
     this.viewport = viewport;
+    this.events = events;
     this.#listen();
   }
 
   /** Creates a blank page target on `connection`, attaches to it and sets it up (viewport, events, the isolated world). */
-  static async create(connection: CdpConnection, viewport: { width: number; height: number }): Promise<CdpPage> {
+  static async create(connection: CdpConnection, viewport: { width: number; height: number }, events: CdpSessionEvents): Promise<CdpPage> {
     const { targetId } = await connection.browser.send("Target.createTarget", { url: "about:blank" });
+    const page = await CdpPage.attach(connection, targetId, viewport, events);
+    await page.world();
+    return page;
+  }
+
+  /**
+   * Attaches to a page target that exists already (a page the site opened)
+   * and sets it up. A page still on its initial empty document (a popup
+   * whose first navigation has not committed) is waited for until that
+   * navigation commits, by `firstCommitBy` (epoch ms), as Playwright hands
+   * out a popup only once it has navigated to its initial URL.
+   */
+  static async attach(
+    connection: CdpConnection,
+    targetId: string,
+    viewport: { width: number; height: number },
+    events: CdpSessionEvents,
+    firstCommitBy?: number,
+  ): Promise<CdpPage> {
     const session = await connection.attach(targetId);
-    const page = new CdpPage(session, targetId, viewport);
+    const page = new CdpPage(session, targetId, viewport, events);
     const [, , , , , tree] = await Promise.all([
       session.send("Page.enable"),
       session.send("Runtime.enable"),
@@ -68,7 +91,12 @@ export class CdpPage {
     page.mainFrameId = tree.frameTree.frame.id;
     page.url = tree.frameTree.frame.url;
     page.loaderId = tree.frameTree.frame.loaderId;
-    await page.world();
+    if (firstCommitBy !== undefined && page.url === "" && page.navigations === 0) {
+      await page.until(() => (page.navigations > 0 ? true : undefined), firstCommitBy, "waiting for the new page's first navigation").catch((error: unknown) => {
+        // Never committed in time: it is handed out on its initial document.
+        if (!(error instanceof TimeoutError)) throw error;
+      });
+    }
     return page;
   }
 
@@ -125,13 +153,11 @@ export class CdpPage {
       this.#world = undefined;
     });
     session.on("Page.javascriptDialogOpening", ({ type, message }) => {
-      // No dialog policy yet: every dialog is unexpected and dismissed at once, as the design has it.
-      session.send("Page.handleJavaScriptDialog", { accept: false }).catch(() => undefined);
-      const kind = type === "alert" || type === "confirm" || type === "prompt" || type === "beforeunload" ? type : "alert";
-      this.dialogs.push({ type: kind, message: message.slice(0, limits.dialog.messageLength), handled: "dismissed", unexpected: true });
-      if (this.dialogs.length > limits.diagnostics.ring) this.dialogs.shift();
+      // Answered at once: by the one-shot policy if one is armed, else dismissed as unexpected.
+      session.send("Page.handleJavaScriptDialog", this.events.dialogOpened(type, message)).catch(() => undefined);
       this.#notify();
     });
+    session.on("Page.windowOpen", () => this.events.windowOpened());
   }
 
   #notify(): void {

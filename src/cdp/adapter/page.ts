@@ -58,9 +58,7 @@ export class CdpPage {
   /** Creates a blank page target on `connection`, attaches to it and sets it up (viewport, events, the isolated world). */
   static async create(connection: CdpConnection, viewport: { width: number; height: number }, events: CdpSessionEvents): Promise<CdpPage> {
     const { targetId } = await connection.browser.send("Target.createTarget", { url: "about:blank" });
-    const page = await CdpPage.attach(connection, targetId, viewport, events);
-    await page.world();
-    return page;
+    return CdpPage.attach(connection, targetId, viewport, events);
   }
 
   /**
@@ -79,7 +77,7 @@ export class CdpPage {
   ): Promise<CdpPage> {
     const session = await connection.attach(targetId);
     const page = new CdpPage(session, targetId, viewport, events);
-    const [, , , , , tree] = await Promise.all([
+    const [, , , , , tree, world] = await Promise.all([
       session.send("Page.enable"),
       session.send("Runtime.enable"),
       session.send("Page.setLifecycleEventsEnabled", { enabled: true }),
@@ -87,10 +85,17 @@ export class CdpPage {
       session.send("Page.addScriptToEvaluateOnNewDocument", { source: "", worldName }),
       session.send("Emulation.setDeviceMetricsOverride", { width: viewport.width, height: viewport.height, deviceScaleFactor: 1, mobile: false }),
       session.send("Page.getFrameTree"),
+      // The world in the current document, in the same trip: a page target's main frame has the target's id.
+      session.send("Page.createIsolatedWorld", { frameId: targetId, worldName, grantUniveralAccess: true }).then(
+        ({ executionContextId }) => executionContextId,
+        () => undefined,
+      ),
     ]);
     page.mainFrameId = tree.frameTree.frame.id;
     page.url = tree.frameTree.frame.url;
     page.loaderId = tree.frameTree.frame.loaderId;
+    // Made lazily instead if this one failed; one already gone with a navigation is found again when used.
+    page.#world ??= world;
     if (firstCommitBy !== undefined && page.url === "" && page.navigations === 0) {
       await page.until(() => (page.navigations > 0 ? true : undefined), firstCommitBy, "waiting for the new page's first navigation").catch((error: unknown) => {
         // Never committed in time: it is handed out on its initial document.
@@ -240,9 +245,9 @@ export class CdpPage {
     if (navigations === this.navigations) this.#title = { navigations, title };
   }
 
-  /** The current document's title: known already, or read now in the isolated world (one round trip). */
-  async title(deadlineAt: number): Promise<string> {
-    if (this.#title?.navigations === this.navigations) return this.#title.title;
+  /** The current document's title: known already (unless `fresh`), or read now in the isolated world (one round trip). */
+  async title(deadlineAt: number, fresh = false): Promise<string> {
+    if (!fresh && this.#title?.navigations === this.navigations) return this.#title.title;
     const navigations = this.navigations;
     const title = await this.evaluateInWorld("document.title", deadlineAt);
     const text = typeof title === "string" ? title : "";

@@ -135,9 +135,9 @@ export class CdpPages {
     return pages;
   }
 
-  /** A page as `pages` lists it and `newPages` reports it; its title is read now (empty when it cannot be). */
+  /** A page as `pages` lists it and `newPages` reports it; its title is read now, as observations read it (empty when it cannot be). */
   async describe(page: CdpPage, deadlineAt: number): Promise<PageInfo> {
-    const title = await page.title(deadlineAt).catch(() => "");
+    const title = await page.title(deadlineAt, true).catch(() => "");
     return { pageId: page.pageId, url: sanitizeUrl(page.url), title, selected: page.pageId === this.#selectedId };
   }
 

@@ -292,6 +292,34 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
     await browser.adapter.close(handle);
   });
 
+  it("closes a popup that lands on a non-web URL", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    const result = await run(handle, { op: "click", selector: "#blob-popup" });
+    expect(result.navigated).toBe(false);
+    await expect.poll(async () => (await run(handle, { op: "pages" })).pages.length, { timeout: 5000 }).toBe(1);
+    if (browser.adapter.capabilities().ops.includes("diagnostics")) {
+      const { events } = await run(handle, { op: "diagnostics" });
+      expect(events.some((event) => event.kind === "popup-closed" && event.url === "blob:…")).toBe(true);
+    }
+    await browser.adapter.close(handle);
+  });
+
+  it("sends a page that navigates itself to a refused URL back to about:blank", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    const withCredentials = browser.server.url("/second.html").replace("http://", "http://user:pw@");
+    await run(handle, { op: "evaluate", expression: `location.href = ${JSON.stringify(withCredentials)}, true` });
+    await expect.poll(async () => (await run(handle, { op: "pages" })).pages[0]?.url, { timeout: 5000 }).toBe("about:blank");
+    if (browser.adapter.capabilities().ops.includes("diagnostics")) {
+      const { events } = await run(handle, { op: "diagnostics" });
+      const blocked = events.find((event) => event.kind === "navigation-blocked");
+      expect(blocked).toMatchObject({ url: browser.server.url("/second.html"), text: "URLs with embedded credentials are not allowed" });
+      expect(JSON.stringify(events)).not.toContain("user:pw");
+    }
+    await browser.adapter.close(handle);
+  });
+
   it("closing the last page leaves the session usable on a fresh blank page", async () => {
     const handle = await browser.open();
     await run(handle, { op: "navigate", url: browser.server.url("/index.html") });
@@ -326,7 +354,6 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
   const notYetOnCdp: Array<[string, string]> = [
     ["refs from accessibility snapshots (targets.test.ts)", "the CDP engine takes no accessibility snapshots yet"],
     ["iframe chains in targets (targets.test.ts)", "target.frame is not implemented yet"],
-    ["the URL guard on pages a site opens or navigates itself (navigation.test.ts)", "a popup on a blob: or other non-web URL is not closed yet, nor a page sent back to about:blank"],
     ["type, select, check, uncheck, hover, focus, scroll, waitFor, mouse, drag (interaction.test.ts)", "not implemented yet"],
     ["inspect, accessibility, content, diagnostics, challenge (observation.test.ts)", "not implemented yet"],
     ["textChange and human typing (text-change.test.ts, human-typing.test.ts)", "not implemented yet"],

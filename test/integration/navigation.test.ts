@@ -56,34 +56,6 @@ describe("navigation (real Chromium)", () => {
     await browser.adapter.close(handle);
   });
 
-  it("closes a popup that lands on a non-web URL and records it", async () => {
-    const handle = await browser.open();
-    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
-    const result = await browser.adapter.execute(handle, { op: "click", selector: "#blob-popup" });
-    expect(result.navigated).toBe(false);
-    await expect
-      .poll(async () => (await browser.adapter.execute(handle, { op: "pages" })).pages.length, { timeout: 5000 })
-      .toBe(1);
-    const { events } = await browser.adapter.execute(handle, { op: "diagnostics" });
-    expect(events.some((event) => event.kind === "popup-closed" && event.url === "blob:…")).toBe(true);
-    await browser.adapter.close(handle);
-  });
-
-  it("sends a page that navigates itself to a refused URL back to about:blank", async () => {
-    const handle = await browser.open();
-    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
-    const withCredentials = browser.server.url("/second.html").replace("http://", "http://user:pw@");
-    await browser.adapter.execute(handle, { op: "evaluate", expression: `location.href = ${JSON.stringify(withCredentials)}, true` });
-    await expect
-      .poll(async () => (await browser.adapter.execute(handle, { op: "pages" })).pages[0]?.url, { timeout: 5000 })
-      .toBe("about:blank");
-    const { events } = await browser.adapter.execute(handle, { op: "diagnostics" });
-    const blocked = events.find((event) => event.kind === "navigation-blocked");
-    expect(blocked).toMatchObject({ url: browser.server.url("/second.html"), text: "URLs with embedded credentials are not allowed" });
-    expect(JSON.stringify(events)).not.toContain("user:pw");
-    await browser.adapter.close(handle);
-  });
-
   it("reports a failed navigation without the query string", async () => {
     const handle = await browser.open();
     const error = await browser.adapter

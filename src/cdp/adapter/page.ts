@@ -91,16 +91,28 @@ export class CdpPage {
         () => undefined,
       ),
     ]);
-    page.mainFrameId = tree.frameTree.frame.id;
-    page.url = tree.frameTree.frame.url;
-    page.loaderId = tree.frameTree.frame.loaderId;
+    // A commit reported while the setup was under way is newer than the tree (answered from an older state).
+    if (page.navigations === 0) {
+      page.mainFrameId = tree.frameTree.frame.id;
+      page.url = tree.frameTree.frame.url;
+      page.loaderId = tree.frameTree.frame.loaderId;
+    }
     // Made lazily instead if this one failed; one already gone with a navigation is found again when used.
     page.#world ??= world;
-    if (firstCommitBy !== undefined && page.url === "" && page.navigations === 0) {
-      await page.until(() => (page.navigations > 0 ? true : undefined), firstCommitBy, "waiting for the new page's first navigation").catch((error: unknown) => {
-        // Never committed in time: it is handed out on its initial document.
-        if (!(error instanceof TimeoutError)) throw error;
+    if (firstCommitBy !== undefined && page.url === "") {
+      // The browser's own word on the target's URL counts too: a commit just as the page was attached may not be reported to it.
+      const off = connection.browser.on("Target.targetInfoChanged", ({ targetInfo }) => {
+        if (targetInfo.targetId !== targetId || targetInfo.url === "" || page.url !== "") return;
+        page.url = targetInfo.url;
+        page.#notify();
       });
+      await page
+        .until(() => (page.url !== "" ? true : undefined), firstCommitBy, "waiting for the new page's first navigation")
+        .catch((error: unknown) => {
+          // Never committed in time: it is handed out on its initial document.
+          if (!(error instanceof TimeoutError)) throw error;
+        })
+        .finally(off);
     }
     return page;
   }

@@ -5,14 +5,15 @@
  * found by their opener among the browser's targets (`Target.setDiscoverTargets`
  * on the connection's browser session; the browser may be shared, so only
  * targets opened by this session's pages are taken). A page the site opens
- * past `limits.pagesPerSession` is closed at once; the last page closing
- * leaves a fresh blank one; closing the session closes every page, those
- * still arriving too.
+ * past `limits.pagesPerSession` is closed at once, and so is one on a URL
+ * the URL policy refuses (a page of the agent's is sent back to
+ * about:blank instead); the last page closing leaves a fresh blank one;
+ * closing the session closes every page, those still arriving too.
  */
 import { NotFoundError, SessionClosedError } from "../../errors.js";
 import { limits } from "../../protocol/limits.js";
 import type { PageInfo } from "../../protocol/results.js";
-import { sanitizeUrl } from "../../protocol/url-policy.js";
+import { refusalReason, sanitizeUrl } from "../../protocol/url-policy.js";
 import type { CdpConnection } from "../connection.js";
 import type { TargetInfo } from "../protocol.js";
 import { CdpPage } from "./page.js";
@@ -33,6 +34,8 @@ export class CdpPages {
   readonly #arriving = new Map<string, Promise<void>>();
   /** Targets being closed (past the limit, or as the session closes). */
   readonly #closing = new Set<Promise<void>>();
+  /** Pages the site opened (not the agent). */
+  readonly #opened = new WeakSet<CdpPage>();
   /** Pages the site opened that no action result has reported yet. */
   readonly #unreported = new Set<string>();
   #selectedId = "";
@@ -49,6 +52,11 @@ export class CdpPages {
     const { browser } = connection;
     browser.on("Target.targetCreated", ({ targetInfo }) => this.#created(targetInfo));
     browser.on("Target.targetDestroyed", ({ targetId }) => this.#gone(targetId));
+    // The browser's word on where a page is, also when its own events missed a commit (one just as it was attached).
+    browser.on("Target.targetInfoChanged", ({ targetInfo }) => {
+      const page = this.all.find((each) => each.targetId === targetInfo.targetId);
+      if (page && refused(targetInfo.url)) this.#guard(page, targetInfo.url);
+    });
     browser.on("Target.detachedFromTarget", ({ sessionId: detached }) => {
       for (const page of this.#pages.values()) if (page.session.id === detached) this.#gone(page.targetId);
     });
@@ -158,7 +166,28 @@ export class CdpPages {
   #register(page: CdpPage, popup = false): void {
     page.pageId = `p${++this.#counter}`;
     this.#pages.set(page.pageId, page);
-    if (popup) this.#unreported.add(page.pageId);
+    if (popup) {
+      this.#opened.add(page);
+      this.#unreported.add(page.pageId);
+    }
+    // After the page's own listener: its URL is the new document's.
+    page.session.on("Page.frameNavigated", ({ frame }) => {
+      if (frame.parentId === undefined) this.#guard(page);
+    });
+  }
+
+  /**
+   * The URL policy on a page's own navigations: a page the site opened that
+   * lands on a refused URL (blob:, file: …) is closed; a page of the agent's
+   * is sent back to about:blank. Chromium's own error page is no target.
+   */
+  #guard(page: CdpPage, url = page.url): void {
+    if (!refused(url)) return;
+    if (this.#opened.has(page)) {
+      void this.#close(page.targetId).then(() => this.#gone(page.targetId));
+    } else {
+      page.session.send("Page.navigate", { url: "about:blank" }).catch(() => undefined);
+    }
   }
 
   /** A target appeared in the browser: one opened by a page of this session is ours. */
@@ -186,7 +215,7 @@ export class CdpPages {
       if (this.#closed) await this.#close(targetId);
       return;
     }
-    if (this.#closed || page.session.ended || this.#pages.size + this.#ownPending >= limits.pagesPerSession) {
+    if (this.#closed || page.session.ended || refused(page.url) || this.#pages.size + this.#ownPending >= limits.pagesPerSession) {
       await this.#close(targetId);
       return;
     }
@@ -233,4 +262,9 @@ export class CdpPages {
       });
     }
   }
+}
+
+/** Whether the URL policy refuses a page's URL (its initial empty document and Chromium's error page are no navigation targets). */
+function refused(url: string): boolean {
+  return url !== "" && !url.startsWith("chrome-error://") && refusalReason(url) !== undefined;
 }

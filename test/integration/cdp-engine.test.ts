@@ -143,11 +143,11 @@ describe("CDP engine: pages a site opens (real Chromium)", () => {
     expect(await pageTargets()).toEqual(before);
   });
 
-  it("closes the windows still being set up when the session closes", async () => {
+  it("closes the windows still being set up when the session closes, one waiting for its first response too", async () => {
     const before = await pageTargets();
     const handle = await browser.open();
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
-    const flood = "Array.from({ length: 30 }, () => window.open('/second.html')).every(Boolean)";
+    const flood = "[window.open('/slow?ms=60000'), ...Array.from({ length: 30 }, () => window.open('/second.html'))].every(Boolean)";
     expect((await browser.adapter.execute(handle, { op: "evaluate", expression: flood })).value).toBe(true);
     await browser.adapter.close(handle);
     expect(await pageTargets()).toEqual(before);

@@ -153,7 +153,8 @@ export class CdpPages {
   async closeAll(): Promise<void> {
     this.#closed = true;
     this.events.release();
-    await Promise.all(this.all.map((page) => this.#close(page.targetId)));
+    // Windows still arriving are closed too (one may be waiting for its first navigation to commit).
+    await Promise.all([...this.all.map((page) => page.targetId), ...this.#arriving.keys()].map((targetId) => this.#close(targetId)));
     // A popup set up meanwhile closes itself as it arrives (the session is closed); so do late ones.
     while (this.#arriving.size > 0 || this.#closing.size > 0) await Promise.allSettled([...this.#arriving.values(), ...this.#closing]);
     this.#pages.clear();

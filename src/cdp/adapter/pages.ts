@@ -52,10 +52,10 @@ export class CdpPages {
     const { browser } = connection;
     browser.on("Target.targetCreated", ({ targetInfo }) => this.#created(targetInfo));
     browser.on("Target.targetDestroyed", ({ targetId }) => this.#gone(targetId));
-    // The browser's word on where a page is, also when its own events missed a commit (one just as it was attached).
+    // The browser's word on where a window the site opened is, also when the page's events missed a commit (one just as it was attached).
     browser.on("Target.targetInfoChanged", ({ targetInfo }) => {
       const page = this.all.find((each) => each.targetId === targetInfo.targetId);
-      if (page && refused(targetInfo.url)) this.#guard(page, targetInfo.url);
+      if (page && this.#opened.has(page)) this.#guard(page, targetInfo.url);
     });
     browser.on("Target.detachedFromTarget", ({ sessionId: detached }) => {
       for (const page of this.#pages.values()) if (page.session.id === detached) this.#gone(page.targetId);

@@ -94,6 +94,7 @@ export interface CdpCommands {
   };
   "Page.getNavigationHistory": { params: Empty; result: { currentIndex: number; entries: NavigationEntry[] } };
   "Page.navigateToHistoryEntry": { params: { entryId: number }; result: Empty };
+  "Page.bringToFront": { params: Empty; result: Empty };
   "Page.handleJavaScriptDialog": { params: { accept: boolean; promptText?: string }; result: Empty };
   "Page.captureScreenshot": {
     params: {

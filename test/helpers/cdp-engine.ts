@@ -6,7 +6,7 @@
  * that URL at a relay).
  */
 import { afterAll, beforeAll } from "vitest";
-import { CdpBrowserAdapter } from "../../src/cdp/adapter/index.js";
+import { CdpBrowserAdapter, type CdpBrowserAdapterOptions } from "../../src/cdp/adapter/index.js";
 import { nodeWebSocket } from "../../src/engine/node-websocket.js";
 import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import type { BrowserProvider, ProviderSession } from "../../src/providers/types.js";
@@ -54,12 +54,13 @@ export function sharedChromiumProvider(cdpUrl: string): SharedChromiumProvider {
   return provider;
 }
 
-export function useCdpBrowser(): CdpBrowserFixture {
+/** `options` are the adapter's own (a clock, say); the provider and WebSocket are the fixture's. */
+export function useCdpBrowser(options: Omit<CdpBrowserAdapterOptions, "provider" | "webSocket"> = {}): CdpBrowserFixture {
   const fixture = {} as CdpBrowserFixture;
   beforeAll(async () => {
     [fixture.chromium, fixture.server] = await Promise.all([startCdpChromium(), startFixtureServer()]);
     fixture.provider = sharedChromiumProvider(fixture.chromium.wsUrl);
-    fixture.adapter = new CdpBrowserAdapter({ provider: fixture.provider, webSocket: nodeWebSocket });
+    fixture.adapter = new CdpBrowserAdapter({ ...options, provider: fixture.provider, webSocket: nodeWebSocket });
     fixture.open = (options) => fixture.adapter.open(options);
   });
   afterAll(async () => {

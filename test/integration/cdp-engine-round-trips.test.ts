@@ -78,6 +78,34 @@ describe("round trips of the CDP engine's commands (counting relay, real Chromiu
     expect(counts.clickByRef.trips).toBe(2);
   });
 
+  it("lists pages in 1 serial round trip, arms a dialog policy in none, and counts the pages commands and a click that opens a window", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    const counts = {
+      pages: await count({ op: "pages" }),
+      dialog: await count({ op: "dialog", action: "accept" }),
+      clickDialog: await count({ op: "click", selector: "#confirm-button" }),
+      clickPopup: await count({ op: "click", selector: "#window-open" }),
+      selectPage: await count({ op: "selectPage", pageId: "p2" }),
+      closePage: await count({ op: "closePage" }),
+      newPage: await count({ op: "newPage" }),
+      closeNewPage: await count({ op: "closePage" }),
+    };
+    console.log(Object.entries(counts).map(([op, { trips, methods }]) => `${op}: ${trips} (${methods.join(", ")})`).join("\n"));
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "document.querySelector('#dialog-log').textContent" })).value).toBe("confirm:true");
+    expect(counts.pages.trips).toBe(1);
+    expect(counts.dialog.trips).toBe(0);
+    // The dialog holds the page until it is answered: the answer to the click's question waits for that one.
+    expect(counts.clickDialog.trips).toBe(3);
+    // A window the click opened: attached (as soon as the browser announces it, maybe during the click's second trip),
+    // set up in one trip (its isolated world too), its title read.
+    expect(counts.clickPopup.trips).toBeLessThanOrEqual(5);
+    expect(counts.clickPopup.methods.filter((method) => method === "Target.attachToTarget")).toHaveLength(1);
+    expect(counts.selectPage.trips).toBe(1);
+    expect(counts.closePage.trips).toBe(1);
+    // Created, attached, set up, and its title read.
+    expect(counts.newPage.trips).toBe(4);
+  });
+
   it("a click that navigates takes one more, to read the new document's title", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
     const { trips, methods } = await count({ op: "click", target: { by: "role", role: "link", name: "Second page" } });

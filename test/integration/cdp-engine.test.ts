@@ -4,6 +4,7 @@ import { CdpBrowserAdapter } from "../../src/cdp/adapter/index.js";
 import { connectOverWs } from "../helpers/cdp-client.js";
 import { nodeWebSocket } from "../../src/engine/node-websocket.js";
 import { imageSize } from "../../src/protocol/image-size.js";
+import { limits } from "../../src/protocol/limits.js";
 import { commandOps, type BrowserCommandInput } from "../../src/protocol/commands.js";
 import { createLocalCdpProvider } from "../../src/providers/local/cdp-chromium.js";
 import { NotFoundError, NotImplementedError, OutcomeUnknownError, isNotImplementedError } from "../../src/errors.js";
@@ -67,12 +68,9 @@ describe("CDP engine: sessions", () => {
     const refused: BrowserCommandInput[] = [
       { op: "inspect" },
       { op: "content" },
-      { op: "pages" },
-      { op: "newPage" },
       { op: "hover", selector: "button" },
       { op: "type", text: "x" },
       { op: "check", selector: "#code" },
-      { op: "dialog", action: "accept" },
       { op: "diagnostics" },
     ];
     for (const command of refused) {
@@ -86,6 +84,7 @@ describe("CDP engine: sessions", () => {
     const partial: Array<[BrowserCommandInput, RegExp]> = [
       [{ op: "click", target: { by: "role", role: "button", name: "Pay", frame: ["#outer"] } }, /command\.target\.frame/],
       [{ op: "click", selector: "button[data-testid]", textChange: true }, /command\.textChange/],
+      [{ op: "closePage", textChange: true }, /command\.textChange/],
       [{ op: "fill", selector: "#code", value: "1", keyDelaysMs: [1] }, /command\.keyDelaysMs/],
     ];
     for (const [command, message] of partial) {
@@ -114,6 +113,55 @@ describe("CDP engine: navigation (real Chromium)", () => {
     expect(error).toBeInstanceOf(OutcomeUnknownError);
     expect((error as Error).message).toMatch(/navigate to http:\/\/127\.0\.0\.1:\d+\/slow failed: Timeout 300ms exceeded — but its request may already have reached the server/);
     await browser.adapter.close(handle);
+  });
+});
+
+describe("CDP engine: pages a site opens (real Chromium)", () => {
+  /** The page targets of the shared Chromium, asked on a connection of the test's own. */
+  const pageTargets = async () => {
+    const connection = await connectOverWs(browser.chromium.wsUrl);
+    const { targetInfos } = await connection.browser.send("Target.getTargets");
+    await connection.close();
+    return targetInfos.filter((info) => info.type === "page").map((info) => info.targetId).sort();
+  };
+
+  it("caps a flood of popups, and a session closed mid-flood leaves no target behind", async () => {
+    const before = await pageTargets();
+    const handle = await browser.open();
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    const evaluate = async (expression: string) => (await browser.adapter.execute(handle, { op: "evaluate", expression })).value;
+    // The browser opens every window; the engine closes those past the limit as they appear.
+    const flood = "(window.opened ??= []).push(...Array.from({ length: 40 }, () => window.open('/second.html'))), window.opened.every(Boolean)";
+    expect(await evaluate(flood)).toBe(true);
+    await expect.poll(() => evaluate("window.opened.filter((opened) => opened.closed).length"), { timeout: 20_000 }).toBe(40 - (limits.pagesPerSession - 1));
+    expect((await browser.adapter.execute(handle, { op: "pages" })).pages).toHaveLength(limits.pagesPerSession);
+    // At the limit, a second flood is closed as it appears; the session closes while it is.
+    expect(await evaluate(flood)).toBe(true);
+    await browser.adapter.close(handle);
+    expect(await pageTargets()).toEqual(before);
+  });
+
+  it("closes the windows still being set up when the session closes, one waiting for its first response too", async () => {
+    const before = await pageTargets();
+    const handle = await browser.open();
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
+    const flood = "[window.open('/slow?ms=60000'), ...Array.from({ length: 30 }, () => window.open('/second.html'))].every(Boolean)";
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: flood })).value).toBe(true);
+    await browser.adapter.close(handle);
+    expect(await pageTargets()).toEqual(before);
+  });
+
+  it("takes only the windows its own pages open when sessions share a browser", async () => {
+    const [first, second] = [await browser.open(), await browser.open()];
+    await browser.adapter.execute(first, { op: "navigate", url: browser.server.url("/index.html") });
+    await browser.adapter.execute(second, { op: "navigate", url: browser.server.url("/form.html") });
+    const opened = await browser.adapter.execute(second, { op: "click", selector: "#window-open" });
+    expect(opened.newPages).toMatchObject([{ pageId: "p2", url: browser.server.url("/second.html"), title: "Second page", selected: false }]);
+    expect((await browser.adapter.execute(first, { op: "press", key: "Shift" })).newPages).toEqual([]);
+    expect((await browser.adapter.execute(first, { op: "pages" })).pages.map((page) => page.pageId)).toEqual(["p1"]);
+    await browser.adapter.close(second);
+    expect((await browser.adapter.execute(first, { op: "pages" })).pages).toHaveLength(1);
+    await browser.adapter.close(first);
   });
 });
 

@@ -29,14 +29,14 @@ export const accessibilityHandlers: CdpHandlers<"accessibility"> = {
     const expression = ariaSnapshotExpression({ boxes, hiddenText: hiddenValue, ...(mode === "full" ? { depth } : {}) }, waitMs);
     const answer = (await page.evaluateInWorld(expression, context.deadlineAt)) as AriaSnapshotAnswer;
     const nodes = hideValues(answer.nodes, new Set(answer.passwords));
-    const { mapRef, commit } = page.refs.beginSnapshot(page.id, undefined);
+    const { mapRef, commit } = page.refs.beginSnapshot(page.pageId, undefined);
     const rendered =
       mode === "agent"
         ? renderAgentForm(nodes, { interactiveOnly: command.interactiveOnly ?? false, depth, maxBytes, boxes, mapRef })
         : renderFullForm(nodes, { maxBytes, mapRef });
     commit();
     // A document that went away while the snapshot was taken took its elements along.
-    if (page.navigations !== navigations) page.refs.invalidate(page.id, "the page navigated");
-    return { snapshot: rendered.snapshot, truncated: rendered.truncated, bytes: rendered.bytes, mode, pageId: page.id };
+    if (page.navigations !== navigations) page.refs.invalidate(page.pageId, "the page navigated");
+    return { snapshot: rendered.snapshot, truncated: rendered.truncated, bytes: rendered.bytes, mode, pageId: page.pageId };
   },
 };

@@ -2,7 +2,7 @@
  * `CdpBrowserAdapter`: the engine contract (`BrowserAdapter`) on the neutral
  * CDP client, for every runtime with a standard `WebSocket` (workerd, Deno,
  * Bun, Node ≥ 22; Node 20 passes `ws`). It opens provider sessions by their
- * `cdpUrl` and drives one page each, with the command vocabulary, results,
+ * `cdpUrl` and drives their pages (those the site opens too), with the command vocabulary, results,
  * errors, limits and outcome rule of the Playwright engine. What it does not
  * implement yet is listed by `capabilities()` and refused with
  * `NotImplementedError`.
@@ -39,7 +39,9 @@ import type { CdpCommandContext, CdpHandler } from "./context.js";
 import { interactionHandlers } from "./interaction.js";
 import { navigationHandlers } from "./navigation.js";
 import { observationHandlers } from "./observation.js";
-import { CdpPage } from "./page.js";
+import { pageHandlers } from "./page-commands.js";
+import { CdpPages } from "./pages.js";
+import { CdpSessionEvents } from "./session-events.js";
 
 /** Options of {@link CdpBrowserAdapter}. */
 export interface CdpBrowserAdapterOptions {
@@ -49,18 +51,20 @@ export interface CdpBrowserAdapterOptions {
   webSocket?: CdpWebSocketFactory;
   /** Extra time past a command's own timeout before the watchdog cuts it off (ms, default 5000, at least 3000); a mutating command cut off is an unknown outcome. */
   watchdogGraceMs?: number;
+  /** Where the engine reads the time the dialog policy expires against (default `Date.now`), so a test can move it. */
+  clock?: { now(): number };
 }
 
 interface CdpEngineSession {
   id: string;
   connection: CdpConnection;
-  page: CdpPage;
+  pages: CdpPages;
 }
 
 /** Time past a command's own timeout for the answers of its CDP calls (ms); the watchdog's grace is longer. */
 const answerMarginMs = 2_000;
 
-const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = { ...navigationHandlers, ...interactionHandlers, ...observationHandlers, ...accessibilityHandlers };
+const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = { ...navigationHandlers, ...pageHandlers, ...interactionHandlers, ...observationHandlers, ...accessibilityHandlers };
 
 /**
  * The CDP engine. Commands are parsed fully before anything runs; one
@@ -79,6 +83,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
   readonly #provider: BrowserProvider;
   readonly #webSocket: CdpWebSocketFactory | undefined;
   readonly #watchdogGraceMs: number;
+  readonly #now: () => number;
   readonly #sessions = new Map<string, CdpEngineSession>();
   readonly #goneListeners = new Set<(handleId: string) => void>();
 
@@ -86,6 +91,8 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     this.#provider = options.provider;
     this.#webSocket = options.webSocket;
     this.#watchdogGraceMs = Math.max(options.watchdogGraceMs ?? 5000, answerMarginMs + 1000);
+    const clock = options.clock;
+    this.#now = clock ? () => clock.now() : Date.now;
   }
 
   /** Creates a provider session and connects to its `cdpUrl`; on failure the session is released. */
@@ -132,8 +139,8 @@ export class CdpBrowserAdapter implements BrowserAdapter {
       if (!record.cdpUrl) throw new ProviderError(`${this.#provider.name} session ${record.id} has no CDP URL to connect to`);
       connection = await connectCdp(record.cdpUrl, { ...(this.#webSocket ? { webSocket: this.#webSocket } : {}), ...(signal ? { signal } : {}) });
       const size = viewport ?? record.viewport ?? { width: limits.viewport.widthDefault, height: limits.viewport.heightDefault };
-      const page = await CdpPage.create(connection, size);
-      const session = { id: record.id, connection, page };
+      const pages = await CdpPages.open(record.id, connection, size, new CdpSessionEvents(this.#now));
+      const session = { id: record.id, connection, pages };
       this.#sessions.set(record.id, session);
       void connection.closed.then(() => {
         // Closed through close() it is no longer in the map; otherwise the browser went away by itself.
@@ -173,38 +180,32 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     if (!handler) {
       throw new NotImplementedError(`${parsed.op}: not implemented by the CDP engine (CdpBrowserAdapter) yet; it runs ${cdpSupportedOps.join(", ")}`);
     }
-    const ended = session.page.session.ended;
+    const ended = session.connection.ended;
     if (ended) throw new SessionClosedError(`Browser session ${handle.id} has ended: ${ended.reason}`);
     if (signal?.aborted) throw new ActionFailedError(`${parsed.op}: cancelled before it started`);
+    // The last page just closed: its blank replacement is on its way.
+    await session.pages.ready();
+    const page = session.pages.selected();
     const budgetMs = commandBudgetMs(parsed);
     // The command's own timeout bounds its waits in the page; its CDP calls get a margin past it for their answers.
-    const context: CdpCommandContext = { page: session.page, signal, deadlineAt: Date.now() + budgetMs + answerMarginMs, reached: false };
+    const context: CdpCommandContext = { page, pages: session.pages, signal, deadlineAt: Date.now() + budgetMs + answerMarginMs, reached: false };
     const mutating = !isObservationCommand(parsed);
-    const navigationsBefore = session.page.navigations;
+    const navigationsBefore = page.navigations;
     try {
       return (await withDeadline(handler(context, parsed as never), { op: parsed.op, mutating, budgetMs: budgetMs + this.#watchdogGraceMs, signal })) as CommandResult<Command["op"]>;
     } catch (error) {
       const failure = asStationError(error, parsed.op);
       if (!mutating) throw failure;
-      throw settle(parsed, failure, context, session.page.navigations > navigationsBefore);
+      throw settle(parsed, failure, context, context.page.navigations > (context.page === page ? navigationsBefore : 0));
     }
   }
 
-  /** Closes a session: its page, its connection, then the provider's session. Closing an unknown session is a no-op. */
+  /** Closes a session: its pages (those the site opened too), its connection, then the provider's session. Closing an unknown session is a no-op. */
   async close(handle: BrowserHandle): Promise<void> {
     const session = this.#sessions.get(handle.id);
     this.#sessions.delete(handle.id);
     if (session) {
-      // closeTarget answers before the target is gone; its session's detach says it is (bounded: a dead link never says).
-      const pageSessionId = session.page.session.id;
-      const gone = session.connection.browser
-        .waitForEvent("Target.detachedFromTarget", { predicate: (event) => event.sessionId === pageSessionId, timeoutMs: limits.teardown.disconnectMs })
-        .catch(() => undefined);
-      const closed = await session.connection.browser.send("Target.closeTarget", { targetId: session.page.targetId }).then(
-        () => true,
-        () => false,
-      );
-      if (closed) await gone;
+      await session.pages.closeAll();
       await session.connection.close();
     }
     await this.#provider.release(handle.id);

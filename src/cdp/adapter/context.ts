@@ -4,17 +4,23 @@
  * round trip), a navigation they started is waited for to commit, and the
  * title is read only when the page navigated.
  */
-import { isTimeoutError } from "../../errors.js";
+import { NotImplementedError, isTimeoutError } from "../../errors.js";
 import type { CommandOf, CommandOp } from "../../protocol/commands.js";
 import type { ActionResult, CommandResult } from "../../protocol/results.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import { cdpCallOf } from "../call-errors.js";
 import type { CdpCallOptions } from "../session.js";
+import { limits } from "../../protocol/limits.js";
 import type { CdpPage } from "./page.js";
+import type { CdpPages } from "./pages.js";
+import type { SessionMark } from "./session-events.js";
 
 /** What every handler receives. */
 export interface CdpCommandContext {
+  /** The page the command acts on: the selected page when it started. */
   page: CdpPage;
+  /** Every page of the session. */
+  pages: CdpPages;
   signal: AbortSignal | undefined;
   /** When the command's budget ends (epoch ms). */
   deadlineAt: number;
@@ -28,14 +34,18 @@ export type CdpHandler<Op extends CommandOp> = (context: CdpCommandContext, comm
 /** Handlers keyed by op, one file per capability area. */
 export type CdpHandlers<Ops extends CommandOp> = { [Op in Ops]: CdpHandler<Op> };
 
-/** Where the page stands before an action, to tell what the action changed. */
-export interface ActionMark {
-  navigations: number;
-  loaderId: string;
-  dialogs: number;
+/** Refuses `textChange: true`: the CDP engine does not compute text changes yet. */
+export function refuseTextChange(op: string, command: { textChange?: boolean | undefined }): void {
+  if (command.textChange === true) throw new NotImplementedError(`${op}: command.textChange is not implemented by the CDP engine yet`);
 }
 
-export const markOf = (page: CdpPage): ActionMark => ({ navigations: page.navigations, loaderId: page.loaderId, dialogs: page.dialogs.length });
+/** Where the page (and its session: dialogs, windows opened) stands before an action, to tell what the action changed. */
+export interface ActionMark extends SessionMark {
+  navigations: number;
+  loaderId: string;
+}
+
+export const markOf = (page: CdpPage): ActionMark => ({ ...page.events.mark(), navigations: page.navigations, loaderId: page.loaderId });
 
 /**
  * Sends input calls together (each is started at once, so they share one
@@ -77,16 +87,20 @@ export async function settleAfterInput(context: CdpCommandContext, mark: ActionM
 }
 
 /**
- * The result of an action: where the page is, its title (the one the
- * action's script read, unless the page navigated since), whether it
- * navigated, the dialog it raised. Pages the site opened are not tracked yet
- * (`newPages` is empty; see the README).
+ * The result of an action: where the selected page is, its title (the one
+ * the action's script read, unless the page navigated since), whether the
+ * acted-on page navigated, the pages the site opened that no result reported
+ * yet, and the dialog the action raised. A window the action's input
+ * announced (`Page.windowOpen`) is waited for to arrive, within the budget
+ * and `limits.popupArrivalMaxMs`; nothing is waited for when none was.
  */
 export async function describeAction(context: CdpCommandContext, mark: ActionMark, titleBefore?: string): Promise<ActionResult> {
-  const { page } = context;
+  const { page, pages } = context;
   const navigated = page.navigations > mark.navigations;
   if (!navigated && titleBefore !== undefined) page.noteTitle(titleBefore, page.navigations);
-  const title = await page.title(context.deadlineAt);
-  const dialog = page.dialogs.length > mark.dialogs ? page.dialogs[page.dialogs.length - 1] : undefined;
-  return { ok: true, url: sanitizeUrl(page.url), title, navigated, newPages: [], ...(dialog ? { dialog } : {}) };
+  await page.events.popupsArrived(mark, Math.min(limits.popupArrivalMaxMs, context.deadlineAt - Date.now()));
+  const current = pages.current() ?? page;
+  const [title, newPages] = await Promise.all([current.title(context.deadlineAt), Promise.all(pages.takeUnreported().map((each) => pages.describe(each, context.deadlineAt)))]);
+  const dialog = page.events.dialogSince(mark);
+  return { ok: true, url: sanitizeUrl(current.url), title, navigated, newPages, ...(dialog ? { dialog } : {}) };
 }

@@ -8,17 +8,12 @@ import { NotImplementedError } from "../../errors.js";
 import type { CdpCallOptions } from "../session.js";
 import { limits } from "../../protocol/limits.js";
 import { callInPage } from "../../protocol/evaluate-encoding.js";
-import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
+import { describeAction, markOf, refuseTextChange, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
 import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
 import { modifierEvents, modifierMask, pressEvents } from "./keys.js";
 import { prepareTarget } from "./targets.js";
 
 const actionTimeout = (command: { timeoutMs?: number | undefined }) => command.timeoutMs ?? limits.actionTimeoutDefaultMs;
-
-/** Refuses `textChange: true`: the CDP engine does not compute text changes yet. */
-function refuseTextChange(op: string, command: { textChange?: boolean | undefined }): void {
-  if (command.textChange === true) throw new NotImplementedError(`${op}: command.textChange is not implemented by the CDP engine yet`);
-}
 
 const buttonBits = { left: 1, right: 2, middle: 4 } as const;
 

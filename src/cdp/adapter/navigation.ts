@@ -16,7 +16,7 @@ type WaitUntil = "load" | "domcontentloaded" | "networkidle" | "commit";
 /** The lifecycle event of each load state. */
 const lifecycleName: Record<Exclude<WaitUntil, "commit">, string> = { load: "load", domcontentloaded: "DOMContentLoaded", networkidle: "networkIdle" };
 
-const navigationTimeout = (command: { timeoutMs?: number | undefined }) => command.timeoutMs ?? limits.navigationTimeoutDefaultMs;
+export const navigationTimeout = (command: { timeoutMs?: number | undefined }) => command.timeoutMs ?? limits.navigationTimeoutDefaultMs;
 
 /** Waits until the committed document of `loaderId` reached `waitUntil`. */
 async function settle(page: CdpPage, loaderId: string, waitUntil: WaitUntil, deadlineAt: number): Promise<void> {
@@ -35,7 +35,8 @@ async function timed(what: string, timeoutMs: number, navigation: (waitsEndAt: n
   }
 }
 
-async function goto(context: CdpCommandContext, url: string, waitUntil: WaitUntil, timeoutMs: number): Promise<void> {
+/** Navigates the context's page to `url` (the URL policy checked first) and waits for `waitUntil`. */
+export async function goto(context: CdpCommandContext, url: string, waitUntil: WaitUntil, timeoutMs: number): Promise<void> {
   const { page } = context;
   assertNavigableUrl(url);
   const what = `navigate to ${sanitizeUrl(url)}`;

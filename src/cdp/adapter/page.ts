@@ -3,17 +3,19 @@
  * events, so that an action needs no round trip to learn where the page is:
  * the main frame's URL and loader, a count of its navigations, whether one is
  * pending, the lifecycle events of recent documents, the engine's isolated
- * world in the current document, the title once read, the refs of its latest
- * accessibility snapshot, and dialogs (each dismissed at once: the engine has
- * no dialog policy yet).
+ * world in the current document, and the title once read. Its dialogs are
+ * answered at once as the session's policy decides, and the windows it opens
+ * are announced to the session ({@link CdpSessionEvents}). The refs of its
+ * latest accessibility snapshot live in the session's registry (`refs`),
+ * dropped on every navigation.
  */
 import { ActionFailedError, SessionClosedError, TimeoutError, isSessionClosedError } from "../../errors.js";
-import type { DialogInfo } from "../../protocol/results.js";
-import { RefRegistry } from "../../protocol/refs.js";
+import type { RefRegistry } from "../../protocol/refs.js";
 import { limits } from "../../protocol/limits.js";
 import { CdpProtocolError } from "../call-errors.js";
 import type { CdpConnection } from "../connection.js";
 import type { CdpSession } from "../session.js";
+import type { CdpSessionEvents } from "./session-events.js";
 
 /** The name of the engine's isolated world: page scripts cannot reach it, nor change the built-ins it uses. */
 export const worldName = "__station_browser_use__";
@@ -29,6 +31,14 @@ export class CdpPage {
   readonly session: CdpSession;
   readonly targetId: string;
   readonly viewport: { width: number; height: number };
+  /** What the session's pages share: the dialog policy, dialogs and windows seen. */
+  readonly events: CdpSessionEvents;
+  /** The page id the session gave it (`p1`, `p2` …; "" until it is registered). */
+  pageId = "";
+  /** The session's refs (one registry for all its pages, as under the Playwright engine: refs are session-unique). */
+  get refs(): RefRegistry {
+    return this.events.refs;
+  }
   mainFrameId = "";
   /** The main frame's URL (unsanitised; callers sanitise what they report). */
   url = "about:blank";
@@ -39,30 +49,42 @@ export class CdpPage {
   fromCache = false;
   /** A main-frame navigation was requested and has neither committed nor stopped. */
   navigationPending = false;
-  /** The page's id, as results and refs name it (one page per session: the Playwright engine's first page id). */
-  readonly id = "p1";
-  /** Refs of the latest accessibility snapshot; dropped on every navigation. */
-  readonly refs = new RefRegistry();
-  /** Dialogs seen, oldest first (each was dismissed at once). */
-  readonly dialogs: DialogInfo[] = [];
   #title: { navigations: number; title: string } | undefined;
   #world: number | undefined;
   readonly #lifecycle = new Map<string, Set<string>>();
   readonly #watchers = new Set<() => void>();
 
-  private constructor(session: CdpSession, targetId: string, viewport: { width: number; height: number }) {
+  private constructor(session: CdpSession, targetId: string, viewport: { width: number; height: number }, events: CdpSessionEvents) {
     this.session = session;
     this.targetId = targetId;
     this.viewport = viewport;
+    this.events = events;
     this.#listen();
   }
 
   /** Creates a blank page target on `connection`, attaches to it and sets it up (viewport, events, the isolated world). */
-  static async create(connection: CdpConnection, viewport: { width: number; height: number }): Promise<CdpPage> {
+  static async create(connection: CdpConnection, viewport: { width: number; height: number }, events: CdpSessionEvents): Promise<CdpPage> {
     const { targetId } = await connection.browser.send("Target.createTarget", { url: "about:blank" });
+    return CdpPage.attach(connection, targetId, viewport, events);
+  }
+
+  /**
+   * Attaches to a page target that exists already (a page the site opened)
+   * and sets it up. A page still on its initial empty document (a popup
+   * whose first navigation has not committed) is waited for until that
+   * navigation commits, by `firstCommitBy` (epoch ms), as Playwright hands
+   * out a popup only once it has navigated to its initial URL.
+   */
+  static async attach(
+    connection: CdpConnection,
+    targetId: string,
+    viewport: { width: number; height: number },
+    events: CdpSessionEvents,
+    firstCommitBy?: number,
+  ): Promise<CdpPage> {
     const session = await connection.attach(targetId);
-    const page = new CdpPage(session, targetId, viewport);
-    const [, , , , , , tree] = await Promise.all([
+    const page = new CdpPage(session, targetId, viewport, events);
+    const [, , , , , , tree, world] = await Promise.all([
       session.send("Page.enable"),
       // Every page acts focused, as under Playwright (document.hasFocus(), the snapshot's [active]), however many share a browser.
       session.send("Emulation.setFocusEmulationEnabled", { enabled: true }),
@@ -72,11 +94,35 @@ export class CdpPage {
       session.send("Page.addScriptToEvaluateOnNewDocument", { source: "", worldName }),
       session.send("Emulation.setDeviceMetricsOverride", { width: viewport.width, height: viewport.height, deviceScaleFactor: 1, mobile: false }),
       session.send("Page.getFrameTree"),
+      // The world in the current document, in the same trip: a page target's main frame has the target's id.
+      session.send("Page.createIsolatedWorld", { frameId: targetId, worldName, grantUniveralAccess: true }).then(
+        ({ executionContextId }) => executionContextId,
+        () => undefined,
+      ),
     ]);
-    page.mainFrameId = tree.frameTree.frame.id;
-    page.url = tree.frameTree.frame.url;
-    page.loaderId = tree.frameTree.frame.loaderId;
-    await page.world();
+    // A commit reported while the setup was under way is newer than the tree (answered from an older state).
+    if (page.navigations === 0) {
+      page.mainFrameId = tree.frameTree.frame.id;
+      page.url = tree.frameTree.frame.url;
+      page.loaderId = tree.frameTree.frame.loaderId;
+    }
+    // Made lazily instead if this one failed; one already gone with a navigation is found again when used.
+    page.#world ??= world;
+    if (firstCommitBy !== undefined && page.url === "") {
+      // The browser's own word on the target's URL counts too: a commit just as the page was attached may not be reported to it.
+      const off = connection.browser.on("Target.targetInfoChanged", ({ targetInfo }) => {
+        if (targetInfo.targetId !== targetId || targetInfo.url === "" || page.url !== "") return;
+        page.url = targetInfo.url;
+        page.#notify();
+      });
+      await page
+        .until(() => (page.url !== "" ? true : undefined), firstCommitBy, "waiting for the new page's first navigation")
+        .catch((error: unknown) => {
+          // Never committed in time: it is handed out on its initial document.
+          if (!(error instanceof TimeoutError)) throw error;
+        })
+        .finally(off);
+    }
     return page;
   }
 
@@ -91,14 +137,14 @@ export class CdpPage {
       this.loaderId = frame.loaderId;
       this.navigations++;
       this.navigationPending = false;
-      this.refs.invalidate(this.id, "the page navigated");
+      this.refs.invalidate(this.pageId, "the page navigated");
       this.#notify();
     });
     session.on("Page.navigatedWithinDocument", ({ frameId, url }) => {
       if (!isMain(frameId)) return;
       this.url = url;
       this.navigations++;
-      this.refs.invalidate(this.id, "the page navigated");
+      this.refs.invalidate(this.pageId, "the page navigated");
       this.#notify();
     });
     session.on("Page.frameRequestedNavigation", ({ frameId, disposition }) => {
@@ -135,13 +181,11 @@ export class CdpPage {
       this.#world = undefined;
     });
     session.on("Page.javascriptDialogOpening", ({ type, message }) => {
-      // No dialog policy yet: every dialog is unexpected and dismissed at once, as the design has it.
-      session.send("Page.handleJavaScriptDialog", { accept: false }).catch(() => undefined);
-      const kind = type === "alert" || type === "confirm" || type === "prompt" || type === "beforeunload" ? type : "alert";
-      this.dialogs.push({ type: kind, message: message.slice(0, limits.dialog.messageLength), handled: "dismissed", unexpected: true });
-      if (this.dialogs.length > limits.diagnostics.ring) this.dialogs.shift();
+      // Answered at once: by the one-shot policy if one is armed, else dismissed as unexpected.
+      session.send("Page.handleJavaScriptDialog", this.events.dialogOpened(type, message)).catch(() => undefined);
       this.#notify();
     });
+    session.on("Page.windowOpen", () => this.events.windowOpened());
   }
 
   #notify(): void {
@@ -224,9 +268,9 @@ export class CdpPage {
     if (navigations === this.navigations) this.#title = { navigations, title };
   }
 
-  /** The current document's title: known already, or read now in the isolated world (one round trip). */
-  async title(deadlineAt: number): Promise<string> {
-    if (this.#title?.navigations === this.navigations) return this.#title.title;
+  /** The current document's title: known already (unless `fresh`), or read now in the isolated world (one round trip). */
+  async title(deadlineAt: number, fresh = false): Promise<string> {
+    if (!fresh && this.#title?.navigations === this.navigations) return this.#title.title;
     const navigations = this.navigations;
     const title = await this.evaluateInWorld("document.title", deadlineAt);
     const text = typeof title === "string" ? title : "";

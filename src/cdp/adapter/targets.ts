@@ -22,7 +22,7 @@ import { findAndPrepare, watchInput, type InputWatch, type ScriptAnswer, type Sc
  * @throws {NotFoundError} for a ref never issued.
  */
 export function scriptTarget(op: string, target: Target, page: CdpPage): ScriptTarget {
-  if (target.by === "ref") return { by: "ref", ref: page.refs.resolve(page.id, target.ref) };
+  if (target.by === "ref") return { by: "ref", ref: page.refs.resolve(page.pageId, target.ref) };
   if (target.frame !== undefined && target.frame.length > 0) {
     throw new NotImplementedError(`${op}: command.target.frame (iframe chains) is not implemented by the CDP engine yet`);
   }
@@ -55,7 +55,7 @@ export async function prepareTarget(
       throw new NotFoundError(`${described} matched ${answer.count} element${answer.count === 1 ? "" : "s"}; nth ${target.by === "ref" ? "" : target.nth} is out of range`);
     case "staleRef": {
       const ref = target.by === "ref" ? target.ref : described;
-      throw new StaleRefError(ref, `Ref ${ref} no longer matches an element on page ${context.page.id}; take a new accessibility snapshot.`);
+      throw new StaleRefError(ref, `Ref ${ref} no longer matches an element on page ${context.page.pageId}; take a new accessibility snapshot.`);
     }
     case "notActionable":
       throw new TimeoutError(`${op}: Timeout ${request.timeoutMs}ms exceeded waiting for ${described}: ${answer.reason}`);

@@ -36,6 +36,8 @@ export async function launchCdpChromium(): Promise<CdpChromium> {
       "--hide-scrollbars",
       "--remote-debugging-address=127.0.0.1",
       "--remote-debugging-port=0",
+      // As Playwright launches it: windows a page opens are the engine's to track and cap, not the popup blocker's.
+      "--disable-popup-blocking",
       `--user-data-dir=${userDataDir}`,
       ...closedNetworkArgs,
       "about:blank",

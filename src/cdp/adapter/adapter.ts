@@ -35,6 +35,8 @@ import { connectCdp, type CdpConnection } from "../connection.js";
 import type { CdpWebSocketFactory } from "../websocket.js";
 import { cdpNotImplementedOps, cdpSupportedOps } from "./capabilities.js";
 import type { CdpCommandContext, CdpHandler } from "./context.js";
+import { dragHandlers } from "./drag-commands.js";
+import { inputHandlers } from "./input-commands.js";
 import { interactionHandlers } from "./interaction.js";
 import { navigationHandlers } from "./navigation.js";
 import { observationHandlers } from "./observation.js";
@@ -59,7 +61,16 @@ interface CdpEngineSession {
 /** Time past a command's own timeout for the answers of its CDP calls (ms); the watchdog's grace is longer. */
 const answerMarginMs = 2_000;
 
-const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = { ...navigationHandlers, ...interactionHandlers, ...observationHandlers };
+const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = {
+  ...navigationHandlers,
+  ...interactionHandlers,
+  ...inputHandlers,
+  ...dragHandlers,
+  ...observationHandlers,
+};
+
+/** Ops whose target script itself changes the page (a fill's value set, options selected, an element scrolled): losing its answer is an unknown outcome. */
+const scriptActs = new Set<CommandOp>(["fill", "select", "scroll"]);
 
 /**
  * The CDP engine. Commands are parsed fully before anything runs; one
@@ -238,14 +249,14 @@ function asStationError(error: unknown, op: string): StationBrowserError {
  * The outcome rule: `failed` while no input can have reached the page; once
  * it may have (or a navigation committed), unknown. The target script only
  * reads, scrolls and focuses, so losing its answer is a failure — except for
- * a fill, whose script sets the value of a date, colour or range input itself.
+ * the ops whose script acts itself ({@link scriptActs}).
  */
 function settle(command: BrowserCommand, failure: StationBrowserError, context: CdpCommandContext, committed: boolean): StationBrowserError {
   const { op } = command;
   const url = sanitizeUrl(context.page.url);
   const navigationCommitted = committed && navigationOps.has(op);
   if (!context.reached && !navigationCommitted) {
-    if (isOutcomeUnknownError(failure) && cdpCallOf(failure) !== undefined && op !== "fill") {
+    if (isOutcomeUnknownError(failure) && cdpCallOf(failure) !== undefined && !scriptActs.has(op)) {
       return new ActionFailedError(`${op}: ${failure.message}; no input had been sent (its target script only reads, scrolls and focuses)`, { cause: failure });
     }
     return failure;

@@ -11,22 +11,21 @@ import { callInPage } from "../../protocol/evaluate-encoding.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
 import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
 import { modifierEvents, modifierMask, pressEvents } from "./keys.js";
+import { buttonBits, mouseMovedTo } from "./mouse.js";
 import { prepareTarget } from "./targets.js";
 
-const actionTimeout = (command: { timeoutMs?: number | undefined }) => command.timeoutMs ?? limits.actionTimeoutDefaultMs;
+export const actionTimeout = (command: { timeoutMs?: number | undefined }) => command.timeoutMs ?? limits.actionTimeoutDefaultMs;
 
 /** Refuses `textChange: true`: the CDP engine does not compute text changes yet. */
-function refuseTextChange(op: string, command: { textChange?: boolean | undefined }): void {
+export function refuseTextChange(op: string, command: { textChange?: boolean | undefined }): void {
   if (command.textChange === true) throw new NotImplementedError(`${op}: command.textChange is not implemented by the CDP engine yet`);
 }
 
-const buttonBits = { left: 1, right: 2, middle: 4 } as const;
-
 /** Longest wait of the answer sent with an action's input for the input's own events (ms). */
-const inputSeenFallbackMs = 1_000;
+export const inputSeenFallbackMs = 1_000;
 
 /** Sets up the watch for the input that follows, with no target to find; answers the title. */
-async function armWatch(context: CdpCommandContext, watch: InputWatch): Promise<string | undefined> {
+export async function armWatch(context: CdpCommandContext, watch: InputWatch): Promise<string | undefined> {
   const title = await context.page.evaluateInWorld(callInPage(watchInput, watch), context.deadlineAt);
   return typeof title === "string" ? title : undefined;
 }
@@ -37,13 +36,18 @@ async function armWatch(context: CdpCommandContext, watch: InputWatch): Promise<
  * navigation the input requested has been announced. Answers the title then
  * (undefined when it could not be read).
  */
-async function sendInputAndWatch(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>): Promise<string | undefined> {
+export async function sendInputAndWatch(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>): Promise<string | undefined> {
+  const title = await sendInputAndAsk(context, calls, inputSeenExpression);
+  return typeof title === "string" ? title : undefined;
+}
+
+/** Sends the input and, in the same round trip, `expression` (in the isolated world); answers its value, undefined when its document went away. */
+export async function sendInputAndAsk(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>, expression: string): Promise<unknown> {
   const sent = sendInput(context, calls);
   // Its document gone (the input navigated), it is not asked again: the title is read from the new one.
-  const seen = context.page.evaluateInWorld(inputSeenExpression, context.deadlineAt, true).catch(() => undefined);
+  const seen = context.page.evaluateInWorld(expression, context.deadlineAt, true).catch(() => undefined);
   await sent;
-  const title = await seen;
-  return typeof title === "string" ? title : undefined;
+  return seen;
 }
 
 /** click · fill · press */
@@ -68,6 +72,7 @@ export const interactionHandlers: CdpHandlers<"click" | "fill" | "press"> = {
       calls.push((options) => send("Input.dispatchMouseEvent", { type: "mouseReleased", x, y, modifiers: mask, button, buttons: 0, clickCount }, options));
     }
     for (const event of held.up) calls.push((options) => send("Input.dispatchKeyEvent", event, options));
+    mouseMovedTo(page, { x, y });
     const title = await sendInputAndWatch(context, calls);
     await settleAfterInput(context, mark);
     return describeAction(context, mark, title ?? ready.title);

@@ -10,6 +10,7 @@
  *
  * {@link findAndPrepare} must be self-contained: its source is sent to the page.
  */
+import type { ReadinessAction, ReadinessScript } from "./input-readiness.js";
 
 /** The targets the script resolves (no `ref`, no `frame` chain: the engine refuses those first). */
 export type ScriptTarget =
@@ -20,10 +21,22 @@ export type ScriptTarget =
 /** What the script is asked. */
 export interface ScriptRequest {
   target: ScriptTarget;
-  /** `click`: a point to press; `fill`: the field focused and its text selected; `focus`: the element focused. */
-  action: "click" | "fill" | "focus";
+  /**
+   * `click`: a point to press; `fill`: the field focused and its text selected; `focus`: the element focused.
+   * Every other action is readied by the script passed with the request (`input-readiness.ts`).
+   */
+  action: "click" | "fill" | "focus" | ReadinessAction;
   /** The value of a fill (types such as date and color take it as their value at once). */
   value?: string;
+  /** `select`: the options to select, each by value or label. */
+  options?: string[];
+  /** `waitFor`: the state to wait for. */
+  state?: "visible" | "hidden" | "attached" | "detached";
+  /** `scroll`: how far to scroll the element (CSS pixels); none scrolls it into view. */
+  deltaX?: number;
+  deltaY?: number;
+  /** No element at all (or none at `nth`) answers ok: `waitFor` hidden or detached. */
+  absentOk?: boolean;
   /** How long to wait for the element to appear and be ready (ms). */
   timeoutMs: number;
 }
@@ -79,6 +92,10 @@ export type ScriptAnswer =
       title: string;
       x?: number;
       y?: number;
+      /** `select`: the values now selected. */
+      selected?: string[];
+      /** `check`/`uncheck`: already in the state asked for, so there is nothing to click. */
+      done?: boolean;
       fill?: "insert" | "delete" | "set";
       /** For a fill: the text may sit in a password field (the field is one, or the page has one or an iframe, which the script does not read). */
       sensitive?: boolean;
@@ -90,8 +107,8 @@ export type ScriptAnswer =
   | { status: "refused"; reason: string }
   | { status: "badSelector"; reason: string };
 
-/** Runs in the page (isolated world). Self-contained. */
-export function findAndPrepare(request: ScriptRequest): Promise<ScriptAnswer> {
+/** Runs in the page (isolated world). Self-contained; `readiness` readies the actions it does not know itself. */
+export function findAndPrepare(request: ScriptRequest, readiness?: ReadinessScript): Promise<ScriptAnswer> {
   const { target, action } = request;
   const deadline = Date.now() + request.timeoutMs;
   const normalize = (text: string) => text.replace(/[\s\u200b]+/g, " ").trim();
@@ -372,48 +389,12 @@ export function findAndPrepare(request: ScriptRequest): Promise<ScriptAnswer> {
     return false;
   };
 
-  const textInputTypes = new Set(["", "text", "search", "url", "tel", "email", "password", "number"]);
-  const valueInputTypes = new Set(["date", "time", "datetime-local", "month", "week", "color", "range"]);
+  const sensitive = (field: Element | null) =>
+    (field?.localName === "input" && (field as HTMLInputElement).type === "password") ||
+    allElements().some((element) => element.localName === "iframe" || (element.localName === "input" && (element as HTMLInputElement).type === "password"));
 
-  /** Prepares `element` for the action: an answer, or why not yet (a string), or a refusal. */
-  const prepare = async (element: Element): Promise<ScriptAnswer | string> => {
-    if (action === "focus") {
-      (element as HTMLElement).focus?.();
-      return { status: "ok", title: document.title };
-    }
-    if (!visible(element)) return "element is not visible";
-    if (!enabled(element)) return "element is not enabled";
-    if (action === "fill") {
-      const field = element.localName === "label" && (element as HTMLLabelElement).control ? (element as HTMLLabelElement).control! : element;
-      const tag = field.localName;
-      const type = tag === "input" ? (field as HTMLInputElement).type.toLowerCase() : "";
-      if (tag === "input" && !textInputTypes.has(type) && !valueInputTypes.has(type)) return { status: "refused", reason: `Input of type "${type}" cannot be filled` };
-      if (tag !== "input" && tag !== "textarea" && !(field as HTMLElement).isContentEditable) {
-        return { status: "refused", reason: "Element is not an <input>, <textarea> or [contenteditable] element" };
-      }
-      if ((tag === "input" || tag === "textarea") && (field as HTMLInputElement).readOnly) return "element is not editable";
-      const sensitive = type === "password" || allElements().some((element) => element.localName === "iframe" || (element.localName === "input" && (element as HTMLInputElement).type === "password"));
-      (field as HTMLElement).focus();
-      if (tag === "input" && valueInputTypes.has(type)) {
-        const input = field as HTMLInputElement;
-        input.value = request.value ?? "";
-        if (input.value !== (request.value ?? "")) return { status: "refused", reason: `Malformed value for an input of type "${type}"` };
-        input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-        input.dispatchEvent(new Event("change", { bubbles: true }));
-        return { status: "ok", title: document.title, fill: "set", sensitive };
-      }
-      if (tag === "input" || tag === "textarea") (field as HTMLInputElement).select();
-      else {
-        const range = document.createRange();
-        range.selectNodeContents(field);
-        const selection = getSelection();
-        selection?.removeAllRanges();
-        selection?.addRange(range);
-      }
-      if (deepActive() !== field) return "element could not be focused";
-      return { status: "ok", title: document.title, fill: request.value ? "insert" : "delete", sensitive };
-    }
-    // click: in view, stable over a frame, and the element (or its child) is what a click at its centre hits.
+  /** Click readiness: in view, stable over a frame, and the element (or its child) is what a click at its centre hits. */
+  const pointOf = async (element: Element): Promise<ScriptAnswer | string> => {
     let rect = element.getBoundingClientRect();
     if (rect.top < 0 || rect.left < 0 || rect.bottom > innerHeight || rect.right > innerWidth) {
       element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
@@ -434,6 +415,53 @@ export function findAndPrepare(request: ScriptRequest): Promise<ScriptAnswer> {
     return { status: "ok", title: document.title, x, y };
   };
 
+  const textInputTypes = new Set(["", "text", "search", "url", "tel", "email", "password", "number"]);
+  const valueInputTypes = new Set(["date", "time", "datetime-local", "month", "week", "color", "range"]);
+
+  /** Prepares `element` for the action: an answer, or why not yet (a string), or a refusal. */
+  const prepare = async (element: Element): Promise<ScriptAnswer | string> => {
+    if (action !== "click" && action !== "fill" && action !== "focus") {
+      if (!readiness) return { status: "refused", reason: `no readiness script for ${action}` };
+      return readiness(element, request, { visible, enabled, pointOf, sensitive, deepActive, roleOf, frame });
+    }
+    if (action === "focus") {
+      (element as HTMLElement).focus?.();
+      return { status: "ok", title: document.title };
+    }
+    if (!visible(element)) return "element is not visible";
+    if (!enabled(element)) return "element is not enabled";
+    if (action === "fill") {
+      const field = element.localName === "label" && (element as HTMLLabelElement).control ? (element as HTMLLabelElement).control! : element;
+      const tag = field.localName;
+      const type = tag === "input" ? (field as HTMLInputElement).type.toLowerCase() : "";
+      if (tag === "input" && !textInputTypes.has(type) && !valueInputTypes.has(type)) return { status: "refused", reason: `Input of type "${type}" cannot be filled` };
+      if (tag !== "input" && tag !== "textarea" && !(field as HTMLElement).isContentEditable) {
+        return { status: "refused", reason: "Element is not an <input>, <textarea> or [contenteditable] element" };
+      }
+      if ((tag === "input" || tag === "textarea") && (field as HTMLInputElement).readOnly) return "element is not editable";
+      (field as HTMLElement).focus();
+      if (tag === "input" && valueInputTypes.has(type)) {
+        const input = field as HTMLInputElement;
+        input.value = request.value ?? "";
+        if (input.value !== (request.value ?? "")) return { status: "refused", reason: `Malformed value for an input of type "${type}"` };
+        input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+        return { status: "ok", title: document.title, fill: "set", sensitive: sensitive(field) };
+      }
+      if (tag === "input" || tag === "textarea") (field as HTMLInputElement).select();
+      else {
+        const range = document.createRange();
+        range.selectNodeContents(field);
+        const selection = getSelection();
+        selection?.removeAllRanges();
+        selection?.addRange(range);
+      }
+      if (deepActive() !== field) return "element could not be focused";
+      return { status: "ok", title: document.title, fill: request.value ? "insert" : "delete", sensitive: sensitive(field) };
+    }
+    return pointOf(element);
+  };
+
   const pauses = [0, 20, 100, 100, 500];
   const attempt = async (round: number, reason: string | undefined): Promise<ScriptAnswer> => {
     let found: Element[];
@@ -443,6 +471,7 @@ export function findAndPrepare(request: ScriptRequest): Promise<ScriptAnswer> {
       return { status: "badSelector", reason: String((error as Error)?.message ?? error) };
     }
     let why: string | undefined;
+    if (request.absentOk && found.length <= (target.nth ?? 0)) return { status: "ok", title: document.title };
     if (found.length > 1 && target.nth === undefined) return { status: "ambiguous", count: found.length };
     if (found.length > 0 && target.nth !== undefined && target.nth >= found.length) return { status: "nthOutOfRange", count: found.length };
     if (found.length > 0) {

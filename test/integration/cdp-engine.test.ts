@@ -70,9 +70,9 @@ describe("CDP engine: sessions", () => {
       { op: "content" },
       { op: "pages" },
       { op: "newPage" },
-      { op: "hover", selector: "button" },
-      { op: "type", text: "x" },
-      { op: "check", selector: "#code" },
+      { op: "upload", selector: "#code", files: [{ name: "a.txt", base64: "YQ==" }] },
+      { op: "downloads" },
+      { op: "challenge" },
       { op: "dialog", action: "accept" },
       { op: "diagnostics" },
     ];
@@ -89,6 +89,9 @@ describe("CDP engine: sessions", () => {
       [{ op: "click", target: { by: "role", role: "button", name: "Pay", frame: ["#outer"] } }, /command\.target\.frame/],
       [{ op: "click", selector: "button[data-testid]", textChange: true }, /command\.textChange/],
       [{ op: "fill", selector: "#code", value: "1", keyDelaysMs: [1] }, /command\.keyDelaysMs/],
+      [{ op: "type", selector: "#code", text: "1", keyDelaysMs: [1] }, /command\.keyDelaysMs/],
+      [{ op: "select", selector: "#code", value: "1", textChange: true }, /command\.textChange/],
+      [{ op: "check", target: { by: "ref", ref: "e1" } }, /ref targets are not implemented/],
     ];
     for (const [command, message] of partial) {
       const error = await browser.adapter.execute(handle, command).catch((caught: unknown) => caught);

@@ -1,11 +1,12 @@
-import { describe, expect, it } from "vitest";
-import { AmbiguousTargetError, NotFoundError, OutcomeUnknownError, UrlPolicyError, ValidationError } from "../../src/errors.js";
+import { beforeEach, describe, expect, it } from "vitest";
+import { ActionFailedError, AmbiguousTargetError, NotFoundError, OutcomeUnknownError, TimeoutError, UrlPolicyError, ValidationError } from "../../src/errors.js";
 import type { BrowserAdapter, BrowserHandle } from "../../src/protocol/adapter.js";
 import { imageSize } from "../../src/protocol/image-size.js";
 import { limits } from "../../src/protocol/limits.js";
 import { useBrowser } from "../helpers/browser.js";
 import { useCdpBrowser } from "../helpers/cdp-engine.js";
 import type { FixtureServer } from "../helpers/fixture-server.js";
+import { listenedTo } from "../helpers/signal-watch.js";
 
 /**
  * The engine contract, run against both engines: the Playwright engine
@@ -167,12 +168,143 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
     await browser.adapter.close(handle);
   });
 
+  describe("the other input commands", () => {
+    let handle: BrowserHandle;
+    const text = (selector: string) => value(handle, `document.querySelector(${JSON.stringify(selector)}).textContent`);
+    const padCorner = async () => (await value(handle, "(() => { const r = document.querySelector('#pad').getBoundingClientRect(); return { x: r.x, y: r.y }; })()")) as { x: number; y: number };
+    beforeEach(async () => {
+      handle ??= await browser.open();
+      await run(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    });
+
+    it("types into a target and into the focused element, key by key or as inserted text", async () => {
+      await run(handle, { op: "fill", target: { by: "label", value: "User name" }, value: "ada" });
+      const typed = await run(handle, { op: "type", selector: "#user", text: "!x", delayMs: 5 });
+      // The page has a password field: the Playwright engine reads whether the text went there, the CDP engine says it may have.
+      expect(typed).toMatchObject({ ok: true, title: "Form", navigated: false, sensitive: expect.any(Boolean) });
+      expect(await value(handle, "document.querySelector('#user').value")).toBe("ada!x");
+      expect(await text("#keys")).toBe("!,x,");
+      // Characters no US key types are inserted as text (no key events).
+      await run(handle, { op: "type", selector: "#user", text: "é😀" });
+      expect(await value(handle, "document.querySelector('#user').value")).toBe("ada!xé😀");
+      expect(await text("#keys")).toBe("!,x,");
+      // An input newly focused gets its caret at the start, as Playwright's type has it.
+      await run(handle, { op: "focus", selector: "#notes" });
+      expect(await text("#focus-log")).toBe("notes focused");
+      await run(handle, { op: "type", selector: "#user", text: "A" });
+      expect(await value(handle, "document.querySelector('#user').value")).toBe("Aada!xé😀");
+      // Without a target, the text goes to the focused element; Enter (\n) submits.
+      await run(handle, { op: "focus", selector: "#notes" });
+      await run(handle, { op: "type", text: "free text" });
+      expect(await value(handle, "document.querySelector('#notes').value")).toBe("free text");
+      await run(handle, { op: "focus", selector: "#user" });
+      await run(handle, { op: "type", text: "\n" });
+      expect(await text("#submitted")).toBe("submitted:Aada!xé😀");
+    });
+
+    it("selects options by value or label, single and multiple, and waits for a missing one only until its timeout", async () => {
+      const single = await run(handle, { op: "select", target: { by: "label", value: "Colour" }, value: "Blue" });
+      expect(single).toMatchObject({ ok: true, title: "Form", navigated: false, selected: ["b"] });
+      await run(handle, { op: "select", selector: "#colour", value: "g" });
+      expect(await value(handle, "document.querySelector('#colour').value")).toBe("g");
+      const multiple = await run(handle, { op: "select", selector: "#toppings", value: ["Cheese", "Olives"] });
+      expect(multiple.selected).toEqual(["Cheese", "Olives"]);
+      const missing = await run(handle, { op: "select", selector: "#colour", value: "Purple", timeoutMs: 300 }).catch((caught: unknown) => caught);
+      expect(missing).toBeInstanceOf(TimeoutError);
+      expect(await value(handle, "document.querySelector('#colour').value")).toBe("g");
+      const notSelect = await run(handle, { op: "select", selector: "#user", value: "x" }).catch((caught: unknown) => caught);
+      expect((notSelect as Error).message).toMatch(/Element is not a <select> element/);
+      expect(notSelect).not.toBeInstanceOf(OutcomeUnknownError);
+    });
+
+    it("checks and unchecks boxes and radios, and refuses what is not one", async () => {
+      await run(handle, { op: "check", target: { by: "label", value: "Remember me" } });
+      expect(await value(handle, "document.querySelector('#remember').checked")).toBe(true);
+      // Already checked: nothing is clicked.
+      await run(handle, { op: "evaluate", expression: "document.querySelector('#remember').addEventListener('click', () => { document.querySelector('#keys').textContent += 'clicked,'; }), true" });
+      await run(handle, { op: "check", selector: "#remember" });
+      expect(await text("#keys")).toBe("");
+      await run(handle, { op: "uncheck", selector: "#remember" });
+      expect(await value(handle, "document.querySelector('#remember').checked")).toBe(false);
+      expect(await text("#keys")).toBe("clicked,");
+      await run(handle, { op: "check", target: { by: "role", role: "radio", name: "Pro" } });
+      expect(await value(handle, "document.querySelector('#plan-pro').checked")).toBe(true);
+      const radio = await run(handle, { op: "uncheck", selector: "#plan-pro" }).catch((caught: unknown) => caught);
+      expect((radio as Error).message).toMatch(/Cannot uncheck radio button/);
+      const field = await run(handle, { op: "check", selector: "#user" }).catch((caught: unknown) => caught);
+      expect(field).toBeInstanceOf(ActionFailedError);
+      expect(field).not.toBeInstanceOf(OutcomeUnknownError);
+      expect((field as Error).message).toMatch(/Not a checkbox or radio button/);
+    });
+
+    it("hovers, scrolls the page and an element", async () => {
+      expect(await run(handle, { op: "hover", selector: "#hover-target" })).toMatchObject({ ok: true, title: "Form", navigated: false });
+      expect(await value(handle, "getComputedStyle(document.querySelector('#hover-tip')).display")).toBe("block");
+      await run(handle, { op: "scroll", deltaY: 400 });
+      await expect.poll(() => value(handle, "Math.round(scrollY)")).toBeGreaterThan(0);
+      await run(handle, { op: "scroll", selector: "#scroller", deltaY: 250 });
+      expect(await value(handle, "document.querySelector('#scroller').scrollTop")).toBe(250);
+      await run(handle, { op: "evaluate", expression: "scrollTo(0, 0), true" });
+      await run(handle, { op: "scroll", selector: "#prompt-button" });
+      expect(await value(handle, "(() => { const r = document.querySelector('#prompt-button').getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })()")).toBe(true);
+      const nothing = await run(handle, { op: "scroll" }).catch((caught: unknown) => caught);
+      expect(nothing).toBeInstanceOf(ValidationError);
+      expect((nothing as ValidationError).field).toBe("command.deltaY");
+    });
+
+    it("waits for targets, text and load states", async () => {
+      // The text arrives once the waitFor is under way (the adapter runs the two commands side by side).
+      const controller = new AbortController();
+      const underWay = listenedTo(controller.signal);
+      const waited = browser.adapter.execute(handle, { op: "waitFor", text: "Arrived late", timeoutMs: 5000 }, controller.signal);
+      await underWay;
+      expect(await value(handle, "document.querySelector('#late')")).toBeNull();
+      await run(handle, {
+        op: "evaluate",
+        expression: "(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'Arrived late'; document.body.append(p); return true; })()",
+      });
+      expect(await waited).toMatchObject({ ok: true, title: "Form", url: browser.server.url("/form.html") });
+      await run(handle, { op: "waitFor", selector: "#late" });
+      await run(handle, { op: "waitFor", loadState: "load" });
+      await run(handle, { op: "waitFor", selector: "#never-there", state: "detached", timeoutMs: 5000 });
+      await run(handle, { op: "waitFor", selector: "#hover-tip", state: "hidden", timeoutMs: 5000 });
+      await run(handle, { op: "waitFor", selector: "#hover-tip", state: "attached", timeoutMs: 5000 });
+      await expect(run(handle, { op: "waitFor", text: "Never shows", timeoutMs: 150 })).rejects.toThrow(/waitFor/);
+      const hidden = await run(handle, { op: "waitFor", selector: "#hover-tip", timeoutMs: 150 }).catch((caught: unknown) => caught);
+      expect(hidden).toBeInstanceOf(TimeoutError);
+      const ambiguous = await run(handle, { op: "waitFor", selector: "label", timeoutMs: 150 }).catch((caught: unknown) => caught);
+      expect(ambiguous).toBeInstanceOf(AmbiguousTargetError);
+    });
+
+    it("clicks and moves the mouse at viewport coordinates", async () => {
+      const box = await padCorner();
+      await run(handle, { op: "mouseMove", x: box.x + 10, y: box.y + 10, steps: 3 });
+      const clicked = await run(handle, { op: "mouseClick", x: box.x + 20, y: box.y + 30 });
+      expect(clicked).toMatchObject({ ok: true, title: "Form", navigated: false });
+      expect(await text("#pad-log")).toBe("down@20,30;up@20,30;click@20,30;");
+      const outside = await run(handle, { op: "mouseClick", x: 5000, y: 10 }).catch((caught: unknown) => caught);
+      expect(outside).toBeInstanceOf(ValidationError);
+      expect((outside as ValidationError).field).toBe("command.x");
+      expect((outside as Error).message).toMatch(/outside the 1280×800 viewport/);
+    });
+
+    it("drags target to target, and between coordinates in bounded steps", async () => {
+      const dragged = await run(handle, { op: "drag", from: { by: "text", value: "Drag me" }, to: { by: "selector", selector: "#drop-zone" } });
+      expect(dragged).toMatchObject({ ok: true, title: "Form", navigated: false });
+      expect(await text("#drop-log")).toBe("dropped:payload");
+      const box = await padCorner();
+      await run(handle, { op: "dragCoordinates", from: { x: box.x + 5, y: box.y + 5 }, to: { x: box.x + 100, y: box.y + 50 }, steps: 5 });
+      expect(await text("#pad-log")).toBe("down@5,5;up@100,50;click@100,50;");
+      const outside = await run(handle, { op: "dragCoordinates", from: { x: 1, y: 1 }, to: { x: 1, y: 900 } }).catch((caught: unknown) => caught);
+      expect((outside as ValidationError).field).toBe("command.to");
+    });
+  });
+
   // Behaviour of the Playwright engine the CDP engine does not have yet (it refuses each with NotImplementedError).
   const notYetOnCdp: Array<[string, string]> = [
     ["refs from accessibility snapshots (targets.test.ts)", "the CDP engine takes no accessibility snapshots yet"],
     ["iframe chains in targets (targets.test.ts)", "target.frame is not implemented yet"],
     ["pages: newPage, pages, selectPage, closePage, popups in newPages (navigation.test.ts)", "one page per session; pages a site opens are not tracked yet"],
-    ["type, select, check, uncheck, hover, focus, scroll, waitFor, mouse, drag (interaction.test.ts)", "not implemented yet"],
     ["dialog policies (interaction.test.ts)", "unexpected dialogs are dismissed; the dialog command is not implemented yet"],
     ["inspect, accessibility, content, diagnostics, challenge (observation.test.ts)", "not implemented yet"],
     ["textChange and human typing (text-change.test.ts, human-typing.test.ts)", "not implemented yet"],

@@ -30,7 +30,7 @@ import { parseCommand } from "../../protocol/parse-command.js";
 import type { CommandResult } from "../../protocol/results.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import type { BrowserProvider, ProviderSession } from "../../providers/types.js";
-import { cdpCallOf } from "../call-errors.js";
+import { cdpCallOf, mayHaveRun } from "../call-errors.js";
 import { connectCdp, type CdpConnection } from "../connection.js";
 import type { CdpWebSocketFactory } from "../websocket.js";
 import { cdpNotImplementedOps, cdpSupportedOps } from "./capabilities.js";
@@ -255,6 +255,8 @@ function settle(command: BrowserCommand, failure: StationBrowserError, context: 
   const { op } = command;
   const url = sanitizeUrl(context.page.url);
   const navigationCommitted = committed && navigationOps.has(op);
+  // A script that acts itself, sent and never answered, may have acted.
+  if (!context.reached && scriptActs.has(op) && mayHaveRun(failure)) context.reached = true;
   if (!context.reached && !navigationCommitted) {
     if (isOutcomeUnknownError(failure) && cdpCallOf(failure) !== undefined && !scriptActs.has(op)) {
       return new ActionFailedError(`${op}: ${failure.message}; no input had been sent (its target script only reads, scrolls and focuses)`, { cause: failure });

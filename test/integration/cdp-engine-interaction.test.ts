@@ -117,6 +117,20 @@ describe("CDP engine: interaction (real Chromium)", () => {
     expect((gone as Error).message).toMatch(/element is still attached/);
   });
 
+  it("stops typing slowly when the command's time is up, as an unknown outcome", async () => {
+    await load();
+    // 40 characters at 100 ms a key cannot fit in 300 ms and its answer margin.
+    const slow = await browser.adapter.execute(handle, { op: "type", selector: "#user", text: "x".repeat(40), delayMs: 100, timeoutMs: 300 }).catch((caught: unknown) => caught);
+    expect(slow).toBeInstanceOf(OutcomeUnknownError);
+    expect((slow as Error).message).toMatch(/the time ran out while typing/);
+    const typed = (await read("document.querySelector('#user').value")) as string;
+    expect(typed.length).toBeGreaterThan(0);
+    expect(typed.length).toBeLessThan(40);
+    // The command ended with its loop: nothing more arrives.
+    await browser.adapter.execute(handle, { op: "press", selector: "#notes", key: "a" });
+    expect(await read("document.querySelector('#user').value")).toBe(typed);
+  });
+
   it("says whether typed text may sit in a password field", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/visible-text.html") });
     expect(await browser.adapter.execute(handle, { op: "type", selector: "#name", text: "plain" })).toMatchObject({ sensitive: false, title: "Visible text" });

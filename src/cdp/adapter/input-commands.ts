@@ -62,10 +62,16 @@ async function setChecked(context: CdpCommandContext, op: "check" | "uncheck", c
 
 /** Types `calls` one step at a time with `delayMs` between, as Playwright's `type` with `delay` (a key's up follows its down after the delay). */
 async function typeSlowly(context: CdpCommandContext, steps: InputCall[][], delayMs: number): Promise<void> {
+  // A command cut off (cancelled, or past its budget) types no further.
+  const goOn = () => {
+    if (context.signal?.aborted) throw new ActionFailedError("type: cancelled while typing");
+    if (Date.now() >= context.deadlineAt) throw new TimeoutError("type: the time ran out while typing");
+  };
   for (const step of steps) {
     if (step.length === 1) await pause(delayMs);
     for (const [index, call] of step.entries()) {
       if (index > 0) await pause(delayMs);
+      goOn();
       await sendInput(context, [call]);
     }
   }

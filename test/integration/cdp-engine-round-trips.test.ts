@@ -59,7 +59,7 @@ describe("round trips of the CDP engine's commands (counting relay, real Chromiu
     expect(counts.click.methods).toEqual(["Runtime.evaluate", "Input.dispatchMouseEvent", "Input.dispatchMouseEvent", "Input.dispatchMouseEvent", "Runtime.evaluate"]);
   });
 
-  it("runs the other input commands in 2 serial round trips (a check already done, a select, a focus, an element scrolled and a wait in 1; a drag in 3)", async () => {
+  it("runs the other input commands in 2 serial round trips (a check already done, a select, a focus, an element scrolled and a wait in 1; a drag in 3 or 4)", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
     const counts = {
       type: await count({ op: "type", selector: "#user", text: "ab" }),
@@ -87,8 +87,10 @@ describe("round trips of the CDP engine's commands (counting relay, real Chromiu
     expect(state.value).toBe("abc|b|false|dropped:payload|down@20,30;up@20,30;click@20,30;down@5,5;up@100,50;click@100,50;");
     for (const op of ["type", "typeFocused", "check", "uncheck", "hover", "mouseClick"] as const) expect([op, counts[op].trips]).toEqual([op, 2]);
     for (const op of ["checkDone", "select", "focus", "scrollElement", "scrollPage", "waitFor", "mouseMove"] as const) expect([op, counts[op].trips]).toEqual([op, 1]);
-    // A drag's data comes back in an event after the pointer moved; the drop follows it.
-    expect(counts.drag.trips).toBe(3);
+    // A drag's data comes back in an event after the pointer moved, and the drop follows it: 3 when the event came
+    // with the pointer's answers (as it does here), 4 when it came after them (the page is asked first; Chromium does not order the two).
+    expect(counts.drag.trips).toBeGreaterThanOrEqual(3);
+    expect(counts.drag.trips).toBeLessThanOrEqual(4);
     // No HTML drag started: the page is asked whether one did, then the button is released.
     expect(counts.dragCoordinates.trips).toBe(4);
   });

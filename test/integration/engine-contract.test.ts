@@ -168,6 +168,14 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
     await browser.adapter.close(handle);
   });
 
+  it("waits for a load state of a fresh page and of a loaded one", async () => {
+    const fresh = await browser.open();
+    expect(await run(fresh, { op: "waitFor", loadState: "load", timeoutMs: 2000 })).toMatchObject({ ok: true, url: "about:blank" });
+    await run(fresh, { op: "navigate", url: browser.server.url("/form.html") });
+    expect(await run(fresh, { op: "waitFor", loadState: "domcontentloaded" })).toMatchObject({ ok: true, title: "Form" });
+    await browser.adapter.close(fresh);
+  });
+
   describe("the other input commands", () => {
     let handle: BrowserHandle;
     const text = (selector: string) => value(handle, `document.querySelector(${JSON.stringify(selector)}).textContent`);

@@ -176,7 +176,9 @@ export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" 
     let title: string | undefined;
     if (command.loadState) {
       const name = lifecycleNames[command.loadState];
-      await page.until(() => (page.reached(page.loaderId, name) ? true : undefined), Date.now() + timeoutMs, "waitFor").catch((error: unknown) => {
+      // The first, empty document of a page fires no lifecycle events: it is loaded as it is.
+      const initial = () => page.navigations === 0 && !page.navigationPending && page.url === "about:blank";
+      await page.until(() => (page.reached(page.loaderId, name) || initial() ? true : undefined), Date.now() + timeoutMs, "waitFor").catch((error: unknown) => {
         throw isTimeoutError(error) ? new TimeoutError(`waitFor: Timeout ${timeoutMs}ms exceeded waiting for the "${command.loadState}" load state`, { cause: error }) : error;
       });
     } else if (command.text !== undefined || command.target) {

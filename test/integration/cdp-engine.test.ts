@@ -88,8 +88,6 @@ describe("CDP engine: sessions", () => {
       [{ op: "click", target: { by: "ref", ref: "e1" } }, /ref targets are not implemented/],
       [{ op: "click", target: { by: "role", role: "button", name: "Pay", frame: ["#outer"] } }, /command\.target\.frame/],
       [{ op: "click", selector: "button[data-testid]", textChange: true }, /command\.textChange/],
-      [{ op: "fill", selector: "#code", value: "1", keyDelaysMs: [1] }, /command\.keyDelaysMs/],
-      [{ op: "type", selector: "#code", text: "1", keyDelaysMs: [1] }, /command\.keyDelaysMs/],
       [{ op: "select", selector: "#code", value: "1", textChange: true }, /command\.textChange/],
       [{ op: "check", target: { by: "ref", ref: "e1" } }, /ref targets are not implemented/],
     ];

@@ -7,7 +7,7 @@
  * page handled them. `select`, `focus` and a `scroll` of an element are done
  * by the script itself; `waitFor` is one call that waits in the page.
  */
-import { ActionFailedError, NotImplementedError, TimeoutError, ValidationError, isNotFoundError, isTimeoutError } from "../../errors.js";
+import { ActionFailedError, TimeoutError, ValidationError, isNotFoundError, isTimeoutError } from "../../errors.js";
 import { callInPage } from "../../protocol/evaluate-encoding.js";
 import { limits } from "../../protocol/limits.js";
 import type { Target } from "../../protocol/target.js";
@@ -15,7 +15,8 @@ import { sanitizeUrl } from "../../protocol/url-policy.js";
 import type { CdpCallOptions } from "../session.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
 import { checkedProbe, focusedMaySeePassword } from "./input-readiness.js";
-import { actionTimeout, armWatch, inputSeenFallbackMs, refuseTextChange, sendInputAndAsk, sendInputAndWatch } from "./interaction.js";
+import { typeByKey } from "../../protocol/typing-cadence.js";
+import { actionTimeout, armWatch, inputSeenFallbackMs, refuseTextChange, sendInputAndAsk, sendInputAndWatch, typeCharacter } from "./interaction.js";
 import { typeSteps } from "./keys.js";
 import { assertInViewport, buttonBits, mouseAt, mouseMovedTo, stepsBetween } from "./mouse.js";
 import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
@@ -81,7 +82,6 @@ async function typeSlowly(context: CdpCommandContext, steps: InputCall[][], dela
 export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll" | "waitFor" | "mouseClick" | "mouseMove"> = {
   async type(context, command) {
     refuseTextChange("type", command);
-    if (command.keyDelaysMs !== undefined) throw new NotImplementedError("type: command.keyDelaysMs (human typing) is not implemented by the CDP engine yet");
     const { page } = context;
     const send = page.session.send.bind(page.session);
     const steps: InputCall[][] = typeSteps(command.text).map((step) =>
@@ -106,7 +106,11 @@ export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" 
     const mark = markOf(page);
     const delayMs = command.delayMs ?? 0;
     let title: string | undefined;
-    if (delayMs > 0) {
+    if (command.keyDelaysMs) {
+      // Human typing: key by key with the pacing cadence.
+      await typeByKey((character) => typeCharacter(context, character), command.text, command.keyDelaysMs, context.signal);
+      if (watch) title = await sendInputAndWatch(context, []);
+    } else if (delayMs > 0) {
       await typeSlowly(context, steps, delayMs);
       if (watch) title = await sendInputAndWatch(context, []);
     } else if (watch) {

@@ -10,7 +10,8 @@ import { limits } from "../../protocol/limits.js";
 import { callInPage } from "../../protocol/evaluate-encoding.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
 import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
-import { modifierEvents, modifierMask, pressEvents } from "./keys.js";
+import { typeByKey } from "../../protocol/typing-cadence.js";
+import { modifierEvents, modifierMask, pressEvents, typeSteps } from "./keys.js";
 import { buttonBits, mouseMovedTo } from "./mouse.js";
 import { prepareTarget } from "./targets.js";
 
@@ -50,6 +51,15 @@ export async function sendInputAndAsk(context: CdpCommandContext, calls: Array<(
   return seen;
 }
 
+/** Types one character as Playwright's `pressSequentially` does (a key pressed, or the character inserted). */
+export async function typeCharacter(context: CdpCommandContext, character: string): Promise<void> {
+  const { session } = context.page;
+  for (const step of typeSteps(character)) {
+    if ("keys" in step) await sendInput(context, step.keys.map((event) => (options: CdpCallOptions) => session.send("Input.dispatchKeyEvent", event, options)));
+    else await sendInput(context, [(options) => session.send("Input.insertText", { text: step.text }, options)]);
+  }
+}
+
 /** click · fill · press */
 export const interactionHandlers: CdpHandlers<"click" | "fill" | "press"> = {
   async click(context, command) {
@@ -80,11 +90,16 @@ export const interactionHandlers: CdpHandlers<"click" | "fill" | "press"> = {
 
   async fill(context, command) {
     refuseTextChange("fill", command);
-    if (command.keyDelaysMs !== undefined) throw new NotImplementedError("fill: command.keyDelaysMs (human typing) is not implemented by the CDP engine yet");
     const { page } = context;
-    const ready = await prepareTarget(context, "fill", command.target, { action: "fill", value: command.value, timeoutMs: actionTimeout(command) });
+    const keyDelaysMs = command.keyDelaysMs;
+    // Human typing: the field is cleared, then the value typed key by key with the pacing cadence (as the Playwright engine does).
+    const ready = await prepareTarget(context, "fill", command.target, { action: "fill", value: keyDelaysMs ? "" : command.value, timeoutMs: actionTimeout(command) });
     const mark = markOf(page);
-    if (ready.fill === "set") {
+    if (keyDelaysMs) {
+      if (ready.fill === "set") context.reached = true;
+      else await sendInput(context, pressEvents("Delete").map((event) => (options) => page.session.send("Input.dispatchKeyEvent", event, options)));
+      await typeByKey((character) => typeCharacter(context, character), command.value, keyDelaysMs, context.signal, true);
+    } else if (ready.fill === "set") {
       // The script set the value of a date, colour or range input itself.
       context.reached = true;
     } else if (ready.fill === "insert") {

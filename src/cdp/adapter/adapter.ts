@@ -41,6 +41,7 @@ import { interactionHandlers } from "./interaction.js";
 import { navigationHandlers } from "./navigation.js";
 import { observationHandlers } from "./observation.js";
 import { CdpPage } from "./page.js";
+import { withTextChange } from "./text-change.js";
 
 /** Options of {@link CdpBrowserAdapter}. */
 export interface CdpBrowserAdapterOptions {
@@ -192,7 +193,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     const mutating = !isObservationCommand(parsed);
     const navigationsBefore = session.page.navigations;
     try {
-      return (await withDeadline(handler(context, parsed as never), { op: parsed.op, mutating, budgetMs: budgetMs + this.#watchdogGraceMs, signal })) as CommandResult<Command["op"]>;
+      return (await withDeadline(withTextChange(handler)(context, parsed as never), { op: parsed.op, mutating, budgetMs: budgetMs + this.#watchdogGraceMs, signal })) as CommandResult<Command["op"]>;
     } catch (error) {
       const failure = asStationError(error, parsed.op);
       if (!mutating) throw failure;

@@ -13,7 +13,7 @@ import { callInPage } from "../../protocol/evaluate-encoding.js";
 import type { DragData } from "../protocol.js";
 import type { CdpCallOptions } from "../session.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
-import { actionTimeout, refuseTextChange } from "./interaction.js";
+import { actionTimeout } from "./interaction.js";
 import { assertInViewport, buttonBits, mouseMovedTo, stepsBetween, type Point } from "./mouse.js";
 import { prepareTarget } from "./targets.js";
 
@@ -101,7 +101,6 @@ async function dragThrough(context: CdpCommandContext, from: Point, moves: Point
 /** drag · dragCoordinates */
 export const dragHandlers: CdpHandlers<"drag" | "dragCoordinates"> = {
   async drag(context, command) {
-    refuseTextChange("drag", command);
     const timeoutMs = actionTimeout(command);
     // Both ends in one round trip, each ready for the pointer; the source's call sets up the drag's watch.
     const [to, from] = await Promise.allSettled([
@@ -115,7 +114,6 @@ export const dragHandlers: CdpHandlers<"drag" | "dragCoordinates"> = {
   },
 
   async dragCoordinates(context, command) {
-    refuseTextChange("dragCoordinates", command);
     const { page } = context;
     assertInViewport(page, command.from, "command.from");
     assertInViewport(page, command.to, "command.to");

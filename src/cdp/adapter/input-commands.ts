@@ -16,7 +16,7 @@ import type { CdpCallOptions } from "../session.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
 import { checkedProbe, focusedMaySeePassword } from "./input-readiness.js";
 import { typeByKey } from "../../protocol/typing-cadence.js";
-import { actionTimeout, armWatch, inputSeenFallbackMs, refuseTextChange, sendInputAndAsk, sendInputAndWatch, typeCharacter } from "./interaction.js";
+import { actionTimeout, armWatch, inputSeenFallbackMs, sendInputAndAsk, sendInputAndWatch, typeCharacter } from "./interaction.js";
 import { typeSteps } from "./keys.js";
 import { assertInViewport, buttonBits, mouseAt, mouseMovedTo, stepsBetween } from "./mouse.js";
 import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
@@ -49,7 +49,6 @@ function clickEvents(context: CdpCommandContext, point: { x: number; y: number }
 
 /** check · uncheck: nothing to do when already so; else a click, verified with its answer. */
 async function setChecked(context: CdpCommandContext, op: "check" | "uncheck", command: { target: Target; timeoutMs?: number | undefined; textChange?: boolean | undefined }) {
-  refuseTextChange(op, command);
   const { page } = context;
   const mark = markOf(page);
   const watch: InputWatch = { type: "mouseup", count: 1, fallbackMs: inputSeenFallbackMs };
@@ -81,7 +80,6 @@ async function typeSlowly(context: CdpCommandContext, steps: InputCall[][], dela
 /** type · select · check · uncheck · hover · focus · scroll · waitFor · mouseClick · mouseMove */
 export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" | "hover" | "focus" | "scroll" | "waitFor" | "mouseClick" | "mouseMove"> = {
   async type(context, command) {
-    refuseTextChange("type", command);
     const { page } = context;
     const send = page.session.send.bind(page.session);
     const steps: InputCall[][] = typeSteps(command.text).map((step) =>
@@ -123,7 +121,6 @@ export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" 
   },
 
   async select(context, command) {
-    refuseTextChange("select", command);
     const { page } = context;
     const mark = markOf(page);
     const options = Array.isArray(command.value) ? command.value : [command.value];
@@ -138,7 +135,6 @@ export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" 
   uncheck: (context, command) => setChecked(context, "uncheck", command),
 
   async hover(context, command) {
-    refuseTextChange("hover", command);
     const { page } = context;
     const ready = await prepareTarget(context, "hover", command.target, { action: "hover", timeoutMs: actionTimeout(command) });
     const mark = markOf(page);
@@ -150,7 +146,6 @@ export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" 
   },
 
   async focus(context, command) {
-    refuseTextChange("focus", command);
     const mark = markOf(context.page);
     const ready = await prepareTarget(context, "focus", command.target, { action: "focus", timeoutMs: actionTimeout(command) });
     await settleAfterInput(context, mark);
@@ -158,7 +153,6 @@ export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" 
   },
 
   async scroll(context, command) {
-    refuseTextChange("scroll", command);
     const { page } = context;
     const deltaX = command.deltaX ?? 0;
     const deltaY = command.deltaY ?? 0;
@@ -204,7 +198,6 @@ export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" 
   },
 
   async mouseClick(context, command) {
-    refuseTextChange("mouseClick", command);
     const { page } = context;
     assertInViewport(page, command, "command.x");
     const clicks = command.clickCount ?? 1;
@@ -216,7 +209,6 @@ export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" 
   },
 
   async mouseMove(context, command) {
-    refuseTextChange("mouseMove", command);
     const { page } = context;
     assertInViewport(page, command, "command.x");
     const mark = markOf(page);

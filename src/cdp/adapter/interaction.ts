@@ -4,7 +4,6 @@
  * target (and reads the title), then the input events go out together; the
  * title is read again only if the page navigated.
  */
-import { NotImplementedError } from "../../errors.js";
 import type { CdpCallOptions } from "../session.js";
 import { limits } from "../../protocol/limits.js";
 import { callInPage } from "../../protocol/evaluate-encoding.js";
@@ -17,10 +16,6 @@ import { prepareTarget } from "./targets.js";
 
 export const actionTimeout = (command: { timeoutMs?: number | undefined }) => command.timeoutMs ?? limits.actionTimeoutDefaultMs;
 
-/** Refuses `textChange: true`: the CDP engine does not compute text changes yet. */
-export function refuseTextChange(op: string, command: { textChange?: boolean | undefined }): void {
-  if (command.textChange === true) throw new NotImplementedError(`${op}: command.textChange is not implemented by the CDP engine yet`);
-}
 
 /** Longest wait of the answer sent with an action's input for the input's own events (ms). */
 export const inputSeenFallbackMs = 1_000;
@@ -63,7 +58,6 @@ export async function typeCharacter(context: CdpCommandContext, character: strin
 /** click · fill · press */
 export const interactionHandlers: CdpHandlers<"click" | "fill" | "press"> = {
   async click(context, command) {
-    refuseTextChange("click", command);
     const { page } = context;
     const clicks = command.clickCount ?? 1;
     const ready = await prepareTarget(context, "click", command.target, { action: "click", timeoutMs: actionTimeout(command) }, { type: "mouseup", count: clicks, fallbackMs: inputSeenFallbackMs });
@@ -89,7 +83,6 @@ export const interactionHandlers: CdpHandlers<"click" | "fill" | "press"> = {
   },
 
   async fill(context, command) {
-    refuseTextChange("fill", command);
     const { page } = context;
     const keyDelaysMs = command.keyDelaysMs;
     // Human typing: the field is cleared, then the value typed key by key with the pacing cadence (as the Playwright engine does).
@@ -112,7 +105,6 @@ export const interactionHandlers: CdpHandlers<"click" | "fill" | "press"> = {
   },
 
   async press(context, command) {
-    refuseTextChange("press", command);
     const { page } = context;
     // A bad key is refused before the target is touched.
     const events = pressEvents(command.key);

@@ -327,7 +327,8 @@ export function findAndPrepare(request: ScriptRequest, readiness?: ReadinessScri
       case "text": {
         const match = matcher(target.value, target.exact);
         const textual = (element: Element) => {
-          if (skipped.has(element.nodeName)) return false;
+          // As Playwright's text engine: nothing in <head> (a <title>) is text to match.
+          if (skipped.has(element.nodeName) || document.head?.contains(element)) return false;
           if (element.localName === "input" && ["button", "submit", "reset"].includes((element as HTMLInputElement).type)) return match((element as HTMLInputElement).value);
           return match(textOf(element));
         };

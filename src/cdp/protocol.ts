@@ -122,7 +122,15 @@ export interface CdpCommands {
       button?: "none" | "left" | "middle" | "right" | "back" | "forward";
       buttons?: number;
       clickCount?: number;
+      /** `mouseWheel`: how far (CSS pixels). */
+      deltaX?: number;
+      deltaY?: number;
     };
+    result: Empty;
+  };
+  "Input.setInterceptDrags": { params: { enabled: boolean }; result: Empty };
+  "Input.dispatchDragEvent": {
+    params: { type: "dragEnter" | "dragOver" | "drop" | "dragCancel"; x: number; y: number; data: DragData; modifiers?: number };
     result: Empty;
   };
   "Input.dispatchKeyEvent": {
@@ -170,6 +178,13 @@ export interface FrameTree {
   childFrames?: FrameTree[];
 }
 
+/** `Input.DragData`: what a drag carries (from `Input.dragIntercepted`, handed back to `Input.dispatchDragEvent`). */
+export interface DragData {
+  items: Array<{ mimeType: string; data: string; title?: string; baseURL?: string }>;
+  files?: string[];
+  dragOperationsMask: number;
+}
+
 /** Every typed event: method → params. */
 export interface CdpEvents {
   "Target.attachedToTarget": { sessionId: string; targetInfo: TargetInfo; waitingForDebugger: boolean };
@@ -194,6 +209,7 @@ export interface CdpEvents {
   "Page.lifecycleEvent": { frameId: string; loaderId: string; name: string; timestamp: number };
   "Page.javascriptDialogOpening": { url: string; message: string; type: string; defaultPrompt?: string };
   "Page.windowOpen": { url: string; windowName: string; windowFeatures: string[]; userGesture: boolean };
+  "Input.dragIntercepted": { data: DragData };
   "Runtime.consoleAPICalled": { type: string; args: RemoteObject[]; executionContextId: number; timestamp: number };
   "Runtime.executionContextCreated": { context: { id: number; origin: string; name: string; uniqueId: string; auxData?: Record<string, unknown> } };
   "Runtime.executionContextDestroyed": { executionContextId: number; executionContextUniqueId: string };

@@ -105,6 +105,61 @@ describe("CDP engine: interaction (real Chromium)", () => {
     expect((checkbox as Error).message).toMatch(/Input of type "checkbox" cannot be filled/);
   });
 
+  it("says why a select or a wait ran out of time, without input", async () => {
+    await load();
+    const missing = await browser.adapter.execute(handle, { op: "select", selector: "#colour", value: ["Purple"], timeoutMs: 300 }).catch((caught: unknown) => caught);
+    expect(missing).toBeInstanceOf(TimeoutError);
+    expect((missing as Error).message).toMatch(/^select: Timeout 300ms exceeded waiting for selector "#colour": did not find some options \("Purple"\)/);
+    const hidden = await browser.adapter.execute(handle, { op: "waitFor", selector: "#hover-tip", timeoutMs: 150 }).catch((caught: unknown) => caught);
+    expect(hidden).toBeInstanceOf(TimeoutError);
+    expect((hidden as Error).message).toMatch(/element is not visible/);
+    const gone = await browser.adapter.execute(handle, { op: "waitFor", selector: "#pad", state: "detached", timeoutMs: 150 }).catch((caught: unknown) => caught);
+    expect((gone as Error).message).toMatch(/element is still attached/);
+  });
+
+  it("stops typing slowly when the command's time is up, as an unknown outcome", async () => {
+    await load();
+    // 40 characters at 100 ms a key cannot fit in 300 ms and its answer margin.
+    const slow = await browser.adapter.execute(handle, { op: "type", selector: "#user", text: "x".repeat(40), delayMs: 100, timeoutMs: 300 }).catch((caught: unknown) => caught);
+    expect(slow).toBeInstanceOf(OutcomeUnknownError);
+    expect((slow as Error).message).toMatch(/the time ran out while typing/);
+    const typed = (await read("document.querySelector('#user').value")) as string;
+    expect(typed.length).toBeGreaterThan(0);
+    expect(typed.length).toBeLessThan(40);
+    // The command ended with its loop: nothing more arrives.
+    await browser.adapter.execute(handle, { op: "press", selector: "#notes", key: "a" });
+    expect(await read("document.querySelector('#user').value")).toBe(typed);
+  });
+
+  it("says whether typed text may sit in a password field", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/visible-text.html") });
+    expect(await browser.adapter.execute(handle, { op: "type", selector: "#name", text: "plain" })).toMatchObject({ sensitive: false, title: "Visible text" });
+    expect(await browser.adapter.execute(handle, { op: "type", text: "more" })).toMatchObject({ sensitive: false });
+    expect(await read("document.querySelector('#name').value")).toBe("plainmorefield-value-text");
+    await load();
+    expect(await browser.adapter.execute(handle, { op: "type", selector: "#pass", text: "hunter2" })).toMatchObject({ sensitive: true });
+    expect(await browser.adapter.execute(handle, { op: "type", text: "3" })).toMatchObject({ sensitive: true });
+  });
+
+  it("reports a select whose script never answered as an unknown outcome, and a focus as failed", async () => {
+    const hung = await browser.open();
+    await browser.adapter.execute(hung, { op: "navigate", url: browser.server.url("/form.html") });
+    // The script selects, then the page's change handler never returns: the selection may have happened.
+    await browser.adapter.execute(hung, { op: "evaluate", expression: "document.querySelector('#colour').addEventListener('change', () => { for (;;) {} }), true" });
+    const selected = await browser.adapter.execute(hung, { op: "select", selector: "#colour", value: "Blue", timeoutMs: 500 }).catch((caught: unknown) => caught);
+    expect(selected).toBeInstanceOf(OutcomeUnknownError);
+    await browser.adapter.close(hung);
+
+    const stuck = await browser.open();
+    await browser.adapter.execute(stuck, { op: "navigate", url: browser.server.url("/form.html") });
+    // A focus script only focuses: losing its answer is a failure, not an unknown outcome.
+    await browser.adapter.execute(stuck, { op: "evaluate", expression: "document.querySelector('#notes').addEventListener('focus', () => { for (;;) {} }), true" });
+    const focused = await browser.adapter.execute(stuck, { op: "focus", selector: "#notes", timeoutMs: 500 }).catch((caught: unknown) => caught);
+    expect(focused).toBeInstanceOf(TimeoutError);
+    expect(focused).not.toBeInstanceOf(OutcomeUnknownError);
+    await browser.adapter.close(stuck);
+  });
+
   it("reports an action whose input was sent but whose answer never came as an unknown outcome", async () => {
     const hung = await browser.open();
     await browser.adapter.execute(hung, { op: "navigate", url: browser.server.url("/form.html") });

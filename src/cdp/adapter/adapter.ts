@@ -30,18 +30,21 @@ import { parseCommand } from "../../protocol/parse-command.js";
 import type { CommandResult } from "../../protocol/results.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import type { BrowserProvider, ProviderSession } from "../../providers/types.js";
-import { cdpCallOf } from "../call-errors.js";
+import { cdpCallOf, mayHaveRun } from "../call-errors.js";
 import { connectCdp, type CdpConnection } from "../connection.js";
 import type { CdpWebSocketFactory } from "../websocket.js";
 import { accessibilityHandlers } from "./accessibility.js";
 import { cdpNotImplementedOps, cdpSupportedOps } from "./capabilities.js";
 import type { CdpCommandContext, CdpHandler } from "./context.js";
+import { dragHandlers } from "./drag-commands.js";
+import { inputHandlers } from "./input-commands.js";
 import { interactionHandlers } from "./interaction.js";
 import { navigationHandlers } from "./navigation.js";
 import { observationHandlers } from "./observation.js";
 import { pageHandlers } from "./page-commands.js";
 import { CdpPages } from "./pages.js";
 import { CdpSessionEvents } from "./session-events.js";
+import { withTextChange } from "./text-change.js";
 
 /** Options of {@link CdpBrowserAdapter}. */
 export interface CdpBrowserAdapterOptions {
@@ -64,7 +67,18 @@ interface CdpEngineSession {
 /** Time past a command's own timeout for the answers of its CDP calls (ms); the watchdog's grace is longer. */
 const answerMarginMs = 2_000;
 
-const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = { ...navigationHandlers, ...pageHandlers, ...interactionHandlers, ...observationHandlers, ...accessibilityHandlers };
+const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = {
+  ...navigationHandlers,
+  ...pageHandlers,
+  ...interactionHandlers,
+  ...inputHandlers,
+  ...dragHandlers,
+  ...observationHandlers,
+  ...accessibilityHandlers,
+};
+
+/** Ops whose target script itself changes the page (a fill's value set, options selected, an element scrolled): losing its answer is an unknown outcome. */
+const scriptActs = new Set<CommandOp>(["fill", "select", "scroll"]);
 
 /**
  * The CDP engine. Commands are parsed fully before anything runs; one
@@ -192,7 +206,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     const mutating = !isObservationCommand(parsed);
     const navigationsBefore = page.navigations;
     try {
-      return (await withDeadline(handler(context, parsed as never), { op: parsed.op, mutating, budgetMs: budgetMs + this.#watchdogGraceMs, signal })) as CommandResult<Command["op"]>;
+      return (await withDeadline(withTextChange(handler)(context, parsed as never), { op: parsed.op, mutating, budgetMs: budgetMs + this.#watchdogGraceMs, signal })) as CommandResult<Command["op"]>;
     } catch (error) {
       const failure = asStationError(error, parsed.op);
       if (!mutating) throw failure;
@@ -240,14 +254,16 @@ function asStationError(error: unknown, op: string): StationBrowserError {
  * The outcome rule: `failed` while no input can have reached the page; once
  * it may have (or a navigation committed), unknown. The target script only
  * reads, scrolls and focuses, so losing its answer is a failure — except for
- * a fill, whose script sets the value of a date, colour or range input itself.
+ * the ops whose script acts itself ({@link scriptActs}).
  */
 function settle(command: BrowserCommand, failure: StationBrowserError, context: CdpCommandContext, committed: boolean): StationBrowserError {
   const { op } = command;
   const url = sanitizeUrl(context.page.url);
   const navigationCommitted = committed && navigationOps.has(op);
+  // A script that acts itself, sent and never answered, may have acted.
+  if (!context.reached && scriptActs.has(op) && mayHaveRun(failure)) context.reached = true;
   if (!context.reached && !navigationCommitted) {
-    if (isOutcomeUnknownError(failure) && cdpCallOf(failure) !== undefined && op !== "fill") {
+    if (isOutcomeUnknownError(failure) && cdpCallOf(failure) !== undefined && !scriptActs.has(op)) {
       return new ActionFailedError(`${op}: ${failure.message}; no input had been sent (its target script only reads, scrolls and focuses)`, { cause: failure });
     }
     return failure;

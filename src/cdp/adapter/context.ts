@@ -4,7 +4,7 @@
  * round trip), a navigation they started is waited for to commit, and the
  * title is read only when the page navigated.
  */
-import { NotImplementedError, isTimeoutError } from "../../errors.js";
+import { isTimeoutError } from "../../errors.js";
 import type { CommandOf, CommandOp } from "../../protocol/commands.js";
 import type { ActionResult, CommandResult } from "../../protocol/results.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
@@ -33,11 +33,6 @@ export type CdpHandler<Op extends CommandOp> = (context: CdpCommandContext, comm
 
 /** Handlers keyed by op, one file per capability area. */
 export type CdpHandlers<Ops extends CommandOp> = { [Op in Ops]: CdpHandler<Op> };
-
-/** Refuses `textChange: true`: the CDP engine does not compute text changes yet. */
-export function refuseTextChange(op: string, command: { textChange?: boolean | undefined }): void {
-  if (command.textChange === true) throw new NotImplementedError(`${op}: command.textChange is not implemented by the CDP engine yet`);
-}
 
 /** Where the page (and its session: dialogs, windows opened) stands before an action, to tell what the action changed. */
 export interface ActionMark extends SessionMark {

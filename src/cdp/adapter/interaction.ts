@@ -4,24 +4,24 @@
  * target (and reads the title), then the input events go out together; the
  * title is read again only if the page navigated.
  */
-import { NotImplementedError } from "../../errors.js";
 import type { CdpCallOptions } from "../session.js";
 import { limits } from "../../protocol/limits.js";
 import { callInPage } from "../../protocol/evaluate-encoding.js";
-import { describeAction, markOf, refuseTextChange, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
+import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
 import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
-import { modifierEvents, modifierMask, pressEvents } from "./keys.js";
+import { typeByKey } from "../../protocol/typing-cadence.js";
+import { modifierEvents, modifierMask, pressEvents, typeSteps } from "./keys.js";
+import { buttonBits, mouseMovedTo } from "./mouse.js";
 import { prepareTarget } from "./targets.js";
 
-const actionTimeout = (command: { timeoutMs?: number | undefined }) => command.timeoutMs ?? limits.actionTimeoutDefaultMs;
+export const actionTimeout = (command: { timeoutMs?: number | undefined }) => command.timeoutMs ?? limits.actionTimeoutDefaultMs;
 
-const buttonBits = { left: 1, right: 2, middle: 4 } as const;
 
 /** Longest wait of the answer sent with an action's input for the input's own events (ms). */
-const inputSeenFallbackMs = 1_000;
+export const inputSeenFallbackMs = 1_000;
 
 /** Sets up the watch for the input that follows, with no target to find; answers the title. */
-async function armWatch(context: CdpCommandContext, watch: InputWatch): Promise<string | undefined> {
+export async function armWatch(context: CdpCommandContext, watch: InputWatch): Promise<string | undefined> {
   const title = await context.page.evaluateInWorld(callInPage(watchInput, watch), context.deadlineAt);
   return typeof title === "string" ? title : undefined;
 }
@@ -32,19 +32,32 @@ async function armWatch(context: CdpCommandContext, watch: InputWatch): Promise<
  * navigation the input requested has been announced. Answers the title then
  * (undefined when it could not be read).
  */
-async function sendInputAndWatch(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>): Promise<string | undefined> {
+export async function sendInputAndWatch(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>): Promise<string | undefined> {
+  const title = await sendInputAndAsk(context, calls, inputSeenExpression);
+  return typeof title === "string" ? title : undefined;
+}
+
+/** Sends the input and, in the same round trip, `expression` (in the isolated world); answers its value, undefined when its document went away. */
+export async function sendInputAndAsk(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>, expression: string): Promise<unknown> {
   const sent = sendInput(context, calls);
   // Its document gone (the input navigated), it is not asked again: the title is read from the new one.
-  const seen = context.page.evaluateInWorld(inputSeenExpression, context.deadlineAt, true).catch(() => undefined);
+  const seen = context.page.evaluateInWorld(expression, context.deadlineAt, true).catch(() => undefined);
   await sent;
-  const title = await seen;
-  return typeof title === "string" ? title : undefined;
+  return seen;
+}
+
+/** Types one character as Playwright's `pressSequentially` does (a key pressed, or the character inserted). */
+export async function typeCharacter(context: CdpCommandContext, character: string): Promise<void> {
+  const { session } = context.page;
+  for (const step of typeSteps(character)) {
+    if ("keys" in step) await sendInput(context, step.keys.map((event) => (options: CdpCallOptions) => session.send("Input.dispatchKeyEvent", event, options)));
+    else await sendInput(context, [(options) => session.send("Input.insertText", { text: step.text }, options)]);
+  }
 }
 
 /** click · fill · press */
 export const interactionHandlers: CdpHandlers<"click" | "fill" | "press"> = {
   async click(context, command) {
-    refuseTextChange("click", command);
     const { page } = context;
     const clicks = command.clickCount ?? 1;
     const ready = await prepareTarget(context, "click", command.target, { action: "click", timeoutMs: actionTimeout(command) }, { type: "mouseup", count: clicks, fallbackMs: inputSeenFallbackMs });
@@ -63,18 +76,23 @@ export const interactionHandlers: CdpHandlers<"click" | "fill" | "press"> = {
       calls.push((options) => send("Input.dispatchMouseEvent", { type: "mouseReleased", x, y, modifiers: mask, button, buttons: 0, clickCount }, options));
     }
     for (const event of held.up) calls.push((options) => send("Input.dispatchKeyEvent", event, options));
+    mouseMovedTo(page, { x, y });
     const title = await sendInputAndWatch(context, calls);
     await settleAfterInput(context, mark);
     return describeAction(context, mark, title ?? ready.title);
   },
 
   async fill(context, command) {
-    refuseTextChange("fill", command);
-    if (command.keyDelaysMs !== undefined) throw new NotImplementedError("fill: command.keyDelaysMs (human typing) is not implemented by the CDP engine yet");
     const { page } = context;
-    const ready = await prepareTarget(context, "fill", command.target, { action: "fill", value: command.value, timeoutMs: actionTimeout(command) });
+    const keyDelaysMs = command.keyDelaysMs;
+    // Human typing: the field is cleared, then the value typed key by key with the pacing cadence (as the Playwright engine does).
+    const ready = await prepareTarget(context, "fill", command.target, { action: "fill", value: keyDelaysMs ? "" : command.value, timeoutMs: actionTimeout(command) });
     const mark = markOf(page);
-    if (ready.fill === "set") {
+    if (keyDelaysMs) {
+      if (ready.fill === "set") context.reached = true;
+      else await sendInput(context, pressEvents("Delete").map((event) => (options) => page.session.send("Input.dispatchKeyEvent", event, options)));
+      await typeByKey((character) => typeCharacter(context, character), command.value, keyDelaysMs, context.signal, true);
+    } else if (ready.fill === "set") {
       // The script set the value of a date, colour or range input itself.
       context.reached = true;
     } else if (ready.fill === "insert") {
@@ -87,7 +105,6 @@ export const interactionHandlers: CdpHandlers<"click" | "fill" | "press"> = {
   },
 
   async press(context, command) {
-    refuseTextChange("press", command);
     const { page } = context;
     // A bad key is refused before the target is touched.
     const events = pressEvents(command.key);

@@ -120,3 +120,25 @@ export function pressEvents(combination: string): KeyEvent[] {
   const key = keyEvents(definition!, modifierMask(parts));
   return [...held.down, key.down, key.up, ...held.up];
 }
+
+/** One step of typing: a key's down and up events, or text inserted as it is (a character no US key types). */
+export type TypeStep = { keys: KeyEvent[] } | { text: string };
+
+/**
+ * The steps of typing `text` as Playwright's `keyboard.type` does: each
+ * character a US key types is pressed (down, up; `\n` and `\r` are Enter),
+ * any other character is inserted.
+ */
+export function typeSteps(text: string): TypeStep[] {
+  const steps: TypeStep[] = [];
+  for (const character of text) {
+    const definition = character === "\n" || character === "\r" ? keyDefinition("Enter") : keyDefinition(character);
+    if (!definition) {
+      steps.push({ text: character });
+      continue;
+    }
+    const events = keyEvents(definition, 0);
+    steps.push({ keys: [events.down, events.up] });
+  }
+  return steps;
+}

@@ -5,7 +5,7 @@
 import { CapacityError } from "../../errors.js";
 import { limits } from "../../protocol/limits.js";
 import { assertNavigableUrl } from "../../protocol/url-policy.js";
-import { describeAction, markOf, refuseTextChange, type CdpCommandContext, type CdpHandlers } from "./context.js";
+import { describeAction, markOf, type CdpCommandContext, type CdpHandlers } from "./context.js";
 import { goto, navigationTimeout } from "./navigation.js";
 import type { CdpPage } from "./page.js";
 
@@ -21,7 +21,6 @@ async function actOn(context: CdpCommandContext, page: CdpPage, body: () => Prom
 export const pageHandlers: CdpHandlers<"newPage" | "pages" | "selectPage" | "closePage" | "dialog"> = {
   async newPage(context, command) {
     const { pages } = context;
-    refuseTextChange("newPage", command);
     if (command.url !== undefined) assertNavigableUrl(command.url);
     if (pages.all.length >= limits.pagesPerSession) {
       throw new CapacityError(`Session ${pages.sessionId} already has ${limits.pagesPerSession} pages; close one first`);
@@ -51,7 +50,6 @@ export const pageHandlers: CdpHandlers<"newPage" | "pages" | "selectPage" | "clo
 
   async selectPage(context, command) {
     const { pages } = context;
-    refuseTextChange("selectPage", command);
     const page = pages.page(command.pageId);
     pages.select(page);
     return actOn(context, page, async () => {
@@ -61,7 +59,6 @@ export const pageHandlers: CdpHandlers<"newPage" | "pages" | "selectPage" | "clo
 
   async closePage(context, command) {
     const { pages } = context;
-    refuseTextChange("closePage", command);
     const page = command.pageId === undefined ? pages.selected() : pages.page(command.pageId);
     return actOn(context, context.page, async () => {
       context.reached = true;

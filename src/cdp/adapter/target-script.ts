@@ -11,6 +11,7 @@
  *
  * {@link findAndPrepare} must be self-contained: its source is sent to the page.
  */
+import type { ReadinessAction, ReadinessScript } from "./input-readiness.js";
 
 /** The targets the script resolves (no `frame` chain: the engine refuses that first). A `ref` is the world's own ref of the latest snapshot. */
 export type ScriptTarget =
@@ -22,10 +23,22 @@ export type ScriptTarget =
 /** What the script is asked. */
 export interface ScriptRequest {
   target: ScriptTarget;
-  /** `click`: a point to press; `fill`: the field focused and its text selected; `focus`: the element focused. */
-  action: "click" | "fill" | "focus";
+  /**
+   * `click`: a point to press; `fill`: the field focused and its text selected; `focus`: the element focused.
+   * Every other action is readied by the script passed with the request (`input-readiness.ts`).
+   */
+  action: "click" | "fill" | "focus" | ReadinessAction;
   /** The value of a fill (types such as date and color take it as their value at once). */
   value?: string;
+  /** `select`: the options to select, each by value or label. */
+  options?: string[];
+  /** `waitFor`: the state to wait for. */
+  state?: "visible" | "hidden" | "attached" | "detached";
+  /** `scroll`: how far to scroll the element (CSS pixels); none scrolls it into view. */
+  deltaX?: number;
+  deltaY?: number;
+  /** No element at all (or none at `nth`) answers ok: `waitFor` hidden or detached. */
+  absentOk?: boolean;
   /** How long to wait for the element to appear and be ready (ms). */
   timeoutMs: number;
 }
@@ -81,6 +94,10 @@ export type ScriptAnswer =
       title: string;
       x?: number;
       y?: number;
+      /** `select`: the values now selected. */
+      selected?: string[];
+      /** `check`/`uncheck`: already in the state asked for, so there is nothing to click. */
+      done?: boolean;
       fill?: "insert" | "delete" | "set";
       /** For a fill: the text may sit in a password field (the field is one, or the page has one or an iframe, which the script does not read). */
       sensitive?: boolean;
@@ -93,8 +110,8 @@ export type ScriptAnswer =
   | { status: "staleRef" }
   | { status: "badSelector"; reason: string };
 
-/** Runs in the page (isolated world). Self-contained. */
-export function findAndPrepare(request: ScriptRequest): Promise<ScriptAnswer> {
+/** Runs in the page (isolated world). Self-contained; `readiness` readies the actions it does not know itself. */
+export function findAndPrepare(request: ScriptRequest, readiness?: ReadinessScript): Promise<ScriptAnswer> {
   const { target, action } = request;
   const deadline = Date.now() + request.timeoutMs;
   const normalize = (text: string) => text.replace(/[\s\u200b]+/g, " ").trim();
@@ -317,7 +334,8 @@ export function findAndPrepare(request: ScriptRequest): Promise<ScriptAnswer> {
       case "text": {
         const match = matcher(target.value, target.exact);
         const textual = (element: Element) => {
-          if (skipped.has(element.nodeName)) return false;
+          // As Playwright's text engine: nothing in <head> (a <title>) is text to match.
+          if (skipped.has(element.nodeName) || document.head?.contains(element)) return false;
           if (element.localName === "input" && ["button", "submit", "reset"].includes((element as HTMLInputElement).type)) return match((element as HTMLInputElement).value);
           return match(textOf(element));
         };
@@ -379,48 +397,12 @@ export function findAndPrepare(request: ScriptRequest): Promise<ScriptAnswer> {
     return false;
   };
 
-  const textInputTypes = new Set(["", "text", "search", "url", "tel", "email", "password", "number"]);
-  const valueInputTypes = new Set(["date", "time", "datetime-local", "month", "week", "color", "range"]);
+  const sensitive = (field: Element | null) =>
+    (field?.localName === "input" && (field as HTMLInputElement).type === "password") ||
+    allElements().some((element) => element.localName === "iframe" || (element.localName === "input" && (element as HTMLInputElement).type === "password"));
 
-  /** Prepares `element` for the action: an answer, or why not yet (a string), or a refusal. */
-  const prepare = async (element: Element): Promise<ScriptAnswer | string> => {
-    if (action === "focus") {
-      (element as HTMLElement).focus?.();
-      return { status: "ok", title: document.title };
-    }
-    if (!visible(element)) return "element is not visible";
-    if (!enabled(element)) return "element is not enabled";
-    if (action === "fill") {
-      const field = element.localName === "label" && (element as HTMLLabelElement).control ? (element as HTMLLabelElement).control! : element;
-      const tag = field.localName;
-      const type = tag === "input" ? (field as HTMLInputElement).type.toLowerCase() : "";
-      if (tag === "input" && !textInputTypes.has(type) && !valueInputTypes.has(type)) return { status: "refused", reason: `Input of type "${type}" cannot be filled` };
-      if (tag !== "input" && tag !== "textarea" && !(field as HTMLElement).isContentEditable) {
-        return { status: "refused", reason: "Element is not an <input>, <textarea> or [contenteditable] element" };
-      }
-      if ((tag === "input" || tag === "textarea") && (field as HTMLInputElement).readOnly) return "element is not editable";
-      const sensitive = type === "password" || allElements().some((element) => element.localName === "iframe" || (element.localName === "input" && (element as HTMLInputElement).type === "password"));
-      (field as HTMLElement).focus();
-      if (tag === "input" && valueInputTypes.has(type)) {
-        const input = field as HTMLInputElement;
-        input.value = request.value ?? "";
-        if (input.value !== (request.value ?? "")) return { status: "refused", reason: `Malformed value for an input of type "${type}"` };
-        input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
-        input.dispatchEvent(new Event("change", { bubbles: true }));
-        return { status: "ok", title: document.title, fill: "set", sensitive };
-      }
-      if (tag === "input" || tag === "textarea") (field as HTMLInputElement).select();
-      else {
-        const range = document.createRange();
-        range.selectNodeContents(field);
-        const selection = getSelection();
-        selection?.removeAllRanges();
-        selection?.addRange(range);
-      }
-      if (deepActive() !== field) return "element could not be focused";
-      return { status: "ok", title: document.title, fill: request.value ? "insert" : "delete", sensitive };
-    }
-    // click: in view, stable over a frame, and the element (or its child) is what a click at its centre hits.
+  /** Click readiness: in view, stable over a frame, and the element (or its child) is what a click at its centre hits. */
+  const pointOf = async (element: Element): Promise<ScriptAnswer | string> => {
     let rect = element.getBoundingClientRect();
     if (rect.top < 0 || rect.left < 0 || rect.bottom > innerHeight || rect.right > innerWidth) {
       element.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
@@ -441,6 +423,53 @@ export function findAndPrepare(request: ScriptRequest): Promise<ScriptAnswer> {
     return { status: "ok", title: document.title, x, y };
   };
 
+  const textInputTypes = new Set(["", "text", "search", "url", "tel", "email", "password", "number"]);
+  const valueInputTypes = new Set(["date", "time", "datetime-local", "month", "week", "color", "range"]);
+
+  /** Prepares `element` for the action: an answer, or why not yet (a string), or a refusal. */
+  const prepare = async (element: Element): Promise<ScriptAnswer | string> => {
+    if (action !== "click" && action !== "fill" && action !== "focus") {
+      if (!readiness) return { status: "refused", reason: `no readiness script for ${action}` };
+      return readiness(element, request, { visible, enabled, pointOf, sensitive, deepActive, roleOf, frame });
+    }
+    if (action === "focus") {
+      (element as HTMLElement).focus?.();
+      return { status: "ok", title: document.title };
+    }
+    if (!visible(element)) return "element is not visible";
+    if (!enabled(element)) return "element is not enabled";
+    if (action === "fill") {
+      const field = element.localName === "label" && (element as HTMLLabelElement).control ? (element as HTMLLabelElement).control! : element;
+      const tag = field.localName;
+      const type = tag === "input" ? (field as HTMLInputElement).type.toLowerCase() : "";
+      if (tag === "input" && !textInputTypes.has(type) && !valueInputTypes.has(type)) return { status: "refused", reason: `Input of type "${type}" cannot be filled` };
+      if (tag !== "input" && tag !== "textarea" && !(field as HTMLElement).isContentEditable) {
+        return { status: "refused", reason: "Element is not an <input>, <textarea> or [contenteditable] element" };
+      }
+      if ((tag === "input" || tag === "textarea") && (field as HTMLInputElement).readOnly) return "element is not editable";
+      (field as HTMLElement).focus();
+      if (tag === "input" && valueInputTypes.has(type)) {
+        const input = field as HTMLInputElement;
+        input.value = request.value ?? "";
+        if (input.value !== (request.value ?? "")) return { status: "refused", reason: `Malformed value for an input of type "${type}"` };
+        input.dispatchEvent(new Event("input", { bubbles: true, composed: true }));
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+        return { status: "ok", title: document.title, fill: "set", sensitive: sensitive(field) };
+      }
+      if (tag === "input" || tag === "textarea") (field as HTMLInputElement).select();
+      else {
+        const range = document.createRange();
+        range.selectNodeContents(field);
+        const selection = getSelection();
+        selection?.removeAllRanges();
+        selection?.addRange(range);
+      }
+      if (deepActive() !== field) return "element could not be focused";
+      return { status: "ok", title: document.title, fill: request.value ? "insert" : "delete", sensitive: sensitive(field) };
+    }
+    return pointOf(element);
+  };
+
   const pauses = [0, 20, 100, 100, 500];
   const attempt = async (round: number, reason: string | undefined): Promise<ScriptAnswer> => {
     let found: Element[];
@@ -450,10 +479,12 @@ export function findAndPrepare(request: ScriptRequest): Promise<ScriptAnswer> {
       return { status: "badSelector", reason: String((error as Error)?.message ?? error) };
     }
     let why: string | undefined;
+    const nth = target.by === "ref" ? undefined : target.nth;
+    // Waiting for an element to be hidden or gone: none (or too few for nth) is the answer.
+    if (request.absentOk && found.length <= (nth ?? 0)) return { status: "ok", title: document.title };
     // A ref names one element of the latest snapshot: gone (detached, or the document replaced) it is stale at once.
     if (target.by === "ref" && found.length === 0) return { status: "staleRef" };
     if (target.by === "ref") found = found.slice(0, 1);
-    const nth = target.by === "ref" ? undefined : target.nth;
     if (found.length > 1 && nth === undefined) return { status: "ambiguous", count: found.length };
     if (found.length > 0 && nth !== undefined && nth >= found.length) return { status: "nthOutOfRange", count: found.length };
     if (found.length > 0) {

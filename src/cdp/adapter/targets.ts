@@ -11,6 +11,7 @@ import { ActionFailedError, AmbiguousTargetError, NotFoundError, NotImplementedE
 import { callInPage } from "../../protocol/evaluate-encoding.js";
 import { describeTarget, type Target } from "../../protocol/target.js";
 import type { CdpCommandContext } from "./context.js";
+import { readyForInput } from "./input-readiness.js";
 import type { CdpPage } from "./page.js";
 import { findAndPrepare, watchInput, type InputWatch, type ScriptAnswer, type ScriptRequest, type ScriptTarget } from "./target-script.js";
 
@@ -30,18 +31,29 @@ export function scriptTarget(op: string, target: Target, page: CdpPage): ScriptT
   return rest;
 }
 
-/** The answer of a ready element; each other answer is thrown as its error, before any input. */
+/** The target script's call: the actions it does not ready itself take the readiness script ({@link readyForInput}) along. */
+function findExpression(request: ScriptRequest): string {
+  if (request.action === "click" || request.action === "fill" || request.action === "focus") return callInPage(findAndPrepare, request);
+  const shim = (source: string) => `((__name) => (${source}))((target) => target)`;
+  return `${shim(findAndPrepare.toString())}(${JSON.stringify(request)}, ${shim(readyForInput.toString())})`;
+}
+
+/**
+ * The answer of a ready element; each other answer is thrown as its error,
+ * before any input. `watch` is set up in the same call once the element is
+ * ready: the watch of the input that follows, or an expression of its own.
+ */
 export async function prepareTarget(
   context: CdpCommandContext,
   op: string,
   target: Target,
   request: Omit<ScriptRequest, "target">,
-  watch?: InputWatch,
+  watch?: InputWatch | string,
 ): Promise<Extract<ScriptAnswer, { status: "ok" }>> {
   const resolved = scriptTarget(op, target, context.page);
-  const find = callInPage(findAndPrepare, { ...request, target: resolved });
+  const find = findExpression({ ...request, target: resolved });
   // Ready: the watch for the input that follows starts in the same call.
-  const expression = watch ? `(${find}).then((answer) => { if (answer.status === "ok") ${callInPage(watchInput, watch)}; return answer; })` : find;
+  const expression = watch ? `(${find}).then((answer) => { if (answer.status === "ok") ${typeof watch === "string" ? watch : callInPage(watchInput, watch)}; return answer; })` : find;
   const answer = (await context.page.evaluateInWorld(expression, context.deadlineAt)) as ScriptAnswer;
   const described = describeTarget(target);
   switch (answer.status) {

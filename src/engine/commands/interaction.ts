@@ -6,7 +6,7 @@ import type { PageState } from "../session.js";
 import { mayHoldPassword, maxPasswordFieldsRead } from "../password-fields.js";
 import { actOn, locateUnchecked } from "../targets.js";
 import type { Target } from "../../protocol/target.js";
-import { typeByKey } from "../typing-cadence.js";
+import { typeByKey } from "../../protocol/typing-cadence.js";
 
 const withSignal = (context: CommandContext) => (context.signal ? { signal: context.signal } : {});
 

@@ -17,7 +17,7 @@ import { startFaultProxy, type FaultProxy } from "../helpers/fault-proxy.js";
 import { startHoldingServer, type HeldPage, type HoldingServer } from "../helpers/holding-server.js";
 import { chromiumBelow } from "../helpers/processes.js";
 import { startWorkerServer, type WorkerServer } from "../helpers/worker-server.js";
-import { capturingFetch, collect, collectAnswers, collectError } from "./artefacts.js";
+import { capturingFetch, collect, collectAnswers, collectError, collectStore } from "./artefacts.js";
 
 export const token = "op-faults-".padEnd(40, "x");
 export const tenantKey = "tenant-faults-".padEnd(40, "k");
@@ -57,12 +57,7 @@ async function stopBackend(backend: Backend): Promise<void> {
   for (const { error } of backend.internalErrors) collectError("worker onError", error);
   await backend.manager.close();
   await backend.adapter.shutdown();
-  if (backend.store) {
-    const state = await backend.store.open({});
-    collect("journal entry", ...state.journal.map((entry) => JSON.stringify(entry)));
-    collect("checkpoint", ...state.checkpoints.map((checkpoint) => JSON.stringify(checkpoint)));
-    if (state.ledger) collect("release ledger", JSON.stringify(state.ledger));
-  }
+  if (backend.store) await collectStore(backend.store);
 }
 
 export interface FaultStack {

@@ -10,7 +10,6 @@ import { isStationBrowserError, OutcomeUnknownError } from "../../src/errors.js"
 import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
 import { createMemoryStateStore } from "../../src/lifecycle/memory-stores.js";
-import type { StateStore } from "../../src/lifecycle/stores.js";
 import { createBrowserbaseProvider, createSteelProvider, type PlaywrightProvider } from "../../src/playwright.js";
 import { createBrowserWorker } from "../../src/worker/index.js";
 import { http, HttpResponse } from "msw";
@@ -19,8 +18,8 @@ import { baseURL as browserbaseBase, createBrowserbaseMock, type BrowserbaseMock
 import { startCdpChromium, type CdpChromium } from "../helpers/cdp-chromium.js";
 import { startHoldingServer } from "../helpers/holding-server.js";
 import { createFakeSteel, steelBase, type FakeSteel } from "../helpers/steel-mock.js";
-import { startWorkerServer, type WorkerServer } from "../helpers/worker-server.js";
-import { collectAnswers, collectStore } from "./artefacts.js";
+import { startWorkerServer } from "../helpers/worker-server.js";
+import { capturingFetch, collectStore } from "./artefacts.js";
 import { pages, token } from "./stack.js";
 import { runScenario, type Row, type Scenario } from "./table.js";
 
@@ -36,14 +35,9 @@ async function stackOn(provider: PlaywrightProvider, maxSessions = 1) {
   const store = createMemoryStateStore();
   const manager = new BrowserSessionManager(adapter, maxSessions, { stateStore: store });
   const worker = await startWorkerServer(createBrowserWorker({ manager, token, stationId: "local" }));
-  const client = new BrowserUseClient({ baseUrl: worker.origin, stationId: "local", apiKey: token, operator: true, timeoutMs: 60_000 });
+  // Its answers and its manager's store go to the secrets scan.
+  const client = new BrowserUseClient({ baseUrl: worker.origin, stationId: "local", apiKey: token, operator: true, timeoutMs: 60_000, fetch: capturingFetch });
   return { adapter, manager, worker, client, store };
-}
-
-/** For the secrets scan, once a stack has stopped: what its worker answered and what its manager's store holds. */
-async function collectStack(worker: WorkerServer, store: StateStore): Promise<void> {
-  collectAnswers(worker.bodies);
-  await collectStore(store);
 }
 
 async function cdpStackOn(cloud: FakeSteel) {
@@ -88,7 +82,7 @@ async function cdpDropped(s: Scenario, pending: ReturnType<typeof cdpStackOn>, u
     const report = await manager.close();
     s.equal("manager.close() returns with nothing owed", report, { unreleased: [], uncertain: [] });
     await adapter.shutdown();
-    await collectStack(worker, store);
+    await collectStore(store);
   }
 }
 
@@ -107,7 +101,7 @@ export async function providerScenarios(rows: Row[]): Promise<void> {
   const manager = new BrowserSessionManager(adapter, 4, { stateStore: store });
   manager.grantProfile(profileId);
   const worker = await startWorkerServer(createBrowserWorker({ manager, token, stationId: "local" }));
-  const client = new BrowserUseClient({ baseUrl: worker.origin, stationId: "local", apiKey: token, operator: true, timeoutMs: 30_000 });
+  const client = new BrowserUseClient({ baseUrl: worker.origin, stationId: "local", apiKey: token, operator: true, timeoutMs: 30_000, fetch: capturingFetch });
   const secretsSeen = (text: string) => text.includes(apiKey);
   /** A fault a crashed scenario left unused must not reach the next one. */
   const scenario: typeof runScenario = (into, name, injected, body) =>
@@ -232,7 +226,7 @@ export async function providerScenarios(rows: Row[]): Promise<void> {
     await manager.close().catch(() => undefined);
     await adapter.shutdown();
     msw.close();
-    await collectStack(worker, store);
+    await collectStore(store);
     await chrome.close();
     await served.close();
   }
@@ -328,7 +322,7 @@ async function browserbaseScenarios(
     await worker.close();
     await manager.close();
     await adapter.shutdown();
-    await collectStack(worker, store);
+    await collectStore(store);
   }
 }
 
@@ -394,6 +388,6 @@ async function selfHostedScenarios(rows: Row[], scenario: typeof runScenario, ws
     await worker.close();
     await manager.close();
     await adapter.shutdown();
-    await collectStack(worker, store);
+    await collectStore(store);
   }
 }

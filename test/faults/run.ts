@@ -8,7 +8,7 @@ import { unhandled } from "./process-watch.js";
 import { captureLogs } from "./artefacts.js";
 import { fuzzScenarios } from "./fuzz.js";
 import { injectionPages, injectionScenarios } from "./injection.js";
-import { startFaultStack, type FaultStack } from "./stack.js";
+import { engines, startFaultStack, type Engine, type FaultStack } from "./stack.js";
 import { passed, renderTable, type Row } from "./table.js";
 import { browserDownloadMaxBytes, browserPages, browserScenarios } from "./browser.js";
 import { providerScenarios } from "./provider.js";
@@ -31,10 +31,25 @@ const onStack =
     }
   };
 
+/** `--engine Playwright|CDP`: the engines the transport and browser groups run on (default both, one stack each in turn). */
+const engineFlag = process.argv.includes("--engine") ? process.argv[process.argv.indexOf("--engine") + 1] : undefined;
+if (engineFlag !== undefined && !engines.some((engine) => engine.toLowerCase() === engineFlag.toLowerCase())) {
+  process.stderr.write(`--engine: expected one of ${engines.join(", ")}\n`);
+  process.exit(2);
+}
+const selectedEngines: readonly Engine[] = engines.filter((engine) => engineFlag === undefined || engine.toLowerCase() === engineFlag.toLowerCase());
+
+/** Runs `body` on a fresh stack of each selected engine in turn. */
+const onEngines =
+  (body: (stack: FaultStack, rows: Row[]) => Promise<void>, ...[maxSessions, adapterOptions, extraPages]: Partial<Parameters<typeof startFaultStack>>) =>
+  async (rows: Row[]) => {
+    for (const engine of selectedEngines) await onStack(body, maxSessions, adapterOptions, extraPages, undefined, engine)(rows);
+  };
+
 const groups: Record<string, (rows: Row[]) => Promise<void>> = {
-  transport: onStack(transportScenarios),
+  transport: onEngines(transportScenarios),
   policy: onStack(policyScenarios, 8, {}, policyPages),
-  browser: onStack(browserScenarios, 8, { downloadMaxBytes: browserDownloadMaxBytes, watchdogGraceMs: 1000 }, browserPages),
+  browser: onEngines(browserScenarios, 8, { downloadMaxBytes: browserDownloadMaxBytes, watchdogGraceMs: 1000 }, browserPages),
   provider: providerScenarios,
   storage: storageScenarios,
   load: loadScenarios,
@@ -66,12 +81,13 @@ for (const [name, group] of Object.entries(groups)) {
   if (only !== undefined && !only.includes(name)) continue;
   await group(rows);
 }
-const failed = rows.filter((row) => !passed(row));
+const skipped = rows.filter((row) => row.notRun !== undefined);
+const failed = rows.filter((row) => !passed(row) && row.notRun === undefined);
 const leftover = chromiumBelow(process.pid).filter((info) => info.state !== "Z").length;
 const faults = rows.reduce((sum, row) => sum + row.times, 0);
 const checks = rows.reduce((sum, row) => sum + row.checks.length, 0);
 process.stdout.write(
-  `\nFault suite, ${new Date().toISOString().slice(0, 10)}: ${rows.length} scenarios (${rows.length - failed.length} passed), ${faults} faults and hostile inputs, ${checks} checks, ` +
+  `\nFault suite, ${new Date().toISOString().slice(0, 10)}: ${rows.length} scenarios (${rows.length - failed.length - skipped.length} passed, ${skipped.length} not run), ${faults} faults and hostile inputs, ${checks} checks, ` +
     `${leftover} Chromium processes left, ${unhandled.length} unhandled exceptions, ${Math.round((Date.now() - started) / 1000)} s\n\n`,
 );
 process.stdout.write(`${renderTable(rows)}\n`);

@@ -5,6 +5,7 @@
  */
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
+import type { StateStore } from "../../src/lifecycle/stores.js";
 
 export interface Artefact {
   /** What it is: `worker answer`, `tool result`, `error`, `log`, `file <path>`. */
@@ -58,6 +59,18 @@ export async function collectDirectory(directory: string): Promise<number> {
     count++;
   }
   return count;
+}
+
+/** Adds what a manager's state store holds (journal entries, checkpoints, release ledger, pacing), read as the next owner would: call it after the manager closed. */
+export async function collectStore(store: StateStore): Promise<number> {
+  const state = await store.open({});
+  const before = artefacts.length;
+  collect("journal entry", ...state.journal.map((entry) => JSON.stringify(entry)));
+  collect("checkpoint", ...state.checkpoints.map((checkpoint) => JSON.stringify(checkpoint)));
+  if (state.ledger) collect("release ledger", JSON.stringify(state.ledger));
+  if (state.pacing) collect("pacing counters", JSON.stringify(state.pacing));
+  await store.close();
+  return artefacts.length - before;
 }
 
 const reading = new Set<Promise<void>>();

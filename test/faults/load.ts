@@ -13,12 +13,16 @@
  * worker gets SIGTERM.
  */
 import { readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { BrowserUseClient } from "../../src/client/index.js";
 import { isStationBrowserError } from "../../src/errors.js";
 import { limits } from "../../src/protocol/limits.js";
 import { startFaultProxy, type Fault, type FaultProxy } from "../helpers/fault-proxy.js";
 import { startHoldingServer, type HeldPage, type HoldingServer } from "../helpers/holding-server.js";
 import { chromiumBelow, startCli, stillRunning, waitForStdout, type ProcessInfo } from "../helpers/processes.js";
+import { collect, collectDirectory } from "./artefacts.js";
 import { token } from "./stack.js";
 import { runScenario, type Row } from "./table.js";
 
@@ -33,7 +37,8 @@ const popups = 20;
  * slowness, not a fault; the clients wait twice as long.
  */
 const slowMachineMs = 45_000;
-const loadKey = "tenant-load-".padEnd(40, "k");
+/** The load worker's tenant key (the secrets scan searches for it). */
+export const loadKey = "tenant-load-".padEnd(40, "k");
 const faultKinds = ["lost answer", "reset before send", "hung page", "popup flood"] as const;
 type FaultKind = (typeof faultKinds)[number];
 /** The faults in turn: the costly ones (a hung page, a popup flood, each followed by a new session) a quarter of the time. */
@@ -246,7 +251,9 @@ export async function loadScenarios(rows: Row[]): Promise<void> {
     `through the worker CLI (own process); a fault every ${faultEvery} actions of a session: ${faultKinds.join(", ")}`,
     async (s) => {
       const pages = await startHoldingServer(loadPages());
-      const worker = startCli(["worker", "--port", "0", "--max-sessions", String(sessions), "--idle-timeout", "10m", "--grace-ms", "2000"], {
+      // The worker's journal and checkpoints on disk, for the secrets scan.
+      const stateRoot = await mkdtemp(join(tmpdir(), "faults-load-state-"));
+      const worker = startCli(["worker", "--port", "0", "--max-sessions", String(sessions), "--idle-timeout", "10m", "--grace-ms", "2000", "--state-root", stateRoot], {
         STATION_EXECUTION_TOKEN: token,
         STATION_TENANT_KEYS: `${loadKey}=load`,
       });
@@ -328,6 +335,11 @@ export async function loadScenarios(rows: Row[]): Promise<void> {
           await worker.exit;
         }
         await pages.close();
+        // For the secrets scan: what the worker logged and what its state root holds.
+        collect("log", worker.stdout(), worker.stderr());
+        const files = await collectDirectory(stateRoot);
+        s.check("the worker's journal was on disk (read by the secrets scan)", files >= 1, files);
+        await rm(stateRoot, { recursive: true, force: true });
       }
     },
     loadLimitMs,

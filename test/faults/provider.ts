@@ -9,6 +9,7 @@ import { BrowserUseClient } from "../../src/client/index.js";
 import { isStationBrowserError, OutcomeUnknownError } from "../../src/errors.js";
 import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
+import { createMemoryStateStore } from "../../src/lifecycle/memory-stores.js";
 import { createBrowserbaseProvider, createSteelProvider, type PlaywrightProvider } from "../../src/playwright.js";
 import { createBrowserWorker } from "../../src/worker/index.js";
 import { http, HttpResponse } from "msw";
@@ -18,6 +19,7 @@ import { startCdpChromium, type CdpChromium } from "../helpers/cdp-chromium.js";
 import { startHoldingServer } from "../helpers/holding-server.js";
 import { createFakeSteel, steelBase, type FakeSteel } from "../helpers/steel-mock.js";
 import { startWorkerServer } from "../helpers/worker-server.js";
+import { capturingFetch, collectStore } from "./artefacts.js";
 import { pages, token } from "./stack.js";
 import { runScenario, type Row, type Scenario } from "./table.js";
 
@@ -30,10 +32,12 @@ const live = (cloud: FakeSteel) => [...cloud.sessions.values()].filter((session)
 /** A stack of its own (client → worker → manager → adapter → `provider`), so a scenario can close its manager and see it return. */
 async function stackOn(provider: PlaywrightProvider, maxSessions = 1) {
   const adapter = new PlaywrightBrowserAdapter({ provider });
-  const manager = new BrowserSessionManager(adapter, maxSessions);
+  const store = createMemoryStateStore();
+  const manager = new BrowserSessionManager(adapter, maxSessions, { stateStore: store });
   const worker = await startWorkerServer(createBrowserWorker({ manager, token, stationId: "local" }));
-  const client = new BrowserUseClient({ baseUrl: worker.origin, stationId: "local", apiKey: token, operator: true, timeoutMs: 60_000 });
-  return { adapter, manager, worker, client };
+  // Its answers and its manager's store go to the secrets scan.
+  const client = new BrowserUseClient({ baseUrl: worker.origin, stationId: "local", apiKey: token, operator: true, timeoutMs: 60_000, fetch: capturingFetch });
+  return { adapter, manager, worker, client, store };
 }
 
 async function cdpStackOn(cloud: FakeSteel) {
@@ -47,7 +51,7 @@ async function cdpStackOn(cloud: FakeSteel) {
  * live at the stand-in, and the manager's close returning with nothing owed.
  */
 async function cdpDropped(s: Scenario, pending: ReturnType<typeof cdpStackOn>, url: string, drop: () => void, healthy: () => void): Promise<void> {
-  const { cloud, adapter, manager, worker, client } = await pending;
+  const { cloud, adapter, manager, worker, client, store } = await pending;
   try {
     // Steel's session id is the open tag.
     const openTag = crypto.randomUUID();
@@ -78,6 +82,7 @@ async function cdpDropped(s: Scenario, pending: ReturnType<typeof cdpStackOn>, u
     const report = await manager.close();
     s.equal("manager.close() returns with nothing owed", report, { unreleased: [], uncertain: [] });
     await adapter.shutdown();
+    await collectStore(store);
   }
 }
 
@@ -92,10 +97,11 @@ export async function providerScenarios(rows: Row[]): Promise<void> {
   msw.listen({ onUnhandledRequest: "bypass" });
   const provider = createSteelProvider({ apiKey, baseURL: steelBase, rateLimitCapMs: 1500, profileReadyTimeoutMs: 1500, profilePollMs: 50 });
   const adapter = new PlaywrightBrowserAdapter({ provider });
-  const manager = new BrowserSessionManager(adapter, 4);
+  const store = createMemoryStateStore();
+  const manager = new BrowserSessionManager(adapter, 4, { stateStore: store });
   manager.grantProfile(profileId);
   const worker = await startWorkerServer(createBrowserWorker({ manager, token, stationId: "local" }));
-  const client = new BrowserUseClient({ baseUrl: worker.origin, stationId: "local", apiKey: token, operator: true, timeoutMs: 30_000 });
+  const client = new BrowserUseClient({ baseUrl: worker.origin, stationId: "local", apiKey: token, operator: true, timeoutMs: 30_000, fetch: capturingFetch });
   const secretsSeen = (text: string) => text.includes(apiKey);
   /** A fault a crashed scenario left unused must not reach the next one. */
   const scenario: typeof runScenario = (into, name, injected, body) =>
@@ -220,6 +226,7 @@ export async function providerScenarios(rows: Row[]): Promise<void> {
     await manager.close().catch(() => undefined);
     await adapter.shutdown();
     msw.close();
+    await collectStore(store);
     await chrome.close();
     await served.close();
   }
@@ -249,7 +256,7 @@ async function browserbaseScenarios(
   use: (...handlers: ReturnType<typeof http.post>[]) => void,
   url: string,
 ): Promise<void> {
-  const { adapter, manager, worker, client } = await stackOn(createBrowserbaseProvider({ apiKey: browserbaseKey, baseURL: browserbaseBase, rateLimitCapMs: 1500, persistSettleMs: 10 }), 2);
+  const { adapter, manager, worker, client, store } = await stackOn(createBrowserbaseProvider({ apiKey: browserbaseKey, baseURL: browserbaseBase, rateLimitCapMs: 1500, persistSettleMs: 10 }), 2);
   const secretsSeen = (text: string) => text.includes(browserbaseKey);
   try {
     await scenario(rows, "Browserbase: 429 on create", "429 with retry-after: 1, then 429 twice without", async (s) => {
@@ -315,6 +322,7 @@ async function browserbaseScenarios(
     await worker.close();
     await manager.close();
     await adapter.shutdown();
+    await collectStore(store);
   }
 }
 
@@ -324,7 +332,7 @@ async function browserbaseScenarios(
  * its browser still launches, one session at a time, no profiles route.
  */
 async function selfHostedScenarios(rows: Row[], scenario: typeof runScenario, wsUrl: string, use: (...handlers: FakeSteel["handlers"]) => void, url: string): Promise<void> {
-  const { adapter, manager, worker, client } = await stackOn(createSteelProvider({ baseURL: steelBase, selfHosted: true }), 2);
+  const { adapter, manager, worker, client, store } = await stackOn(createSteelProvider({ baseURL: steelBase, selfHosted: true }), 2);
   manager.grantProfile(profileId);
   const peer = (launchPolls = 0) => {
     const local = createFakeSteel({ selfHosted: true, launchPolls, websocketUrl: () => wsUrl });
@@ -380,5 +388,6 @@ async function selfHostedScenarios(rows: Row[], scenario: typeof runScenario, ws
     await worker.close();
     await manager.close();
     await adapter.shutdown();
+    await collectStore(store);
   }
 }

@@ -17,13 +17,16 @@ import { createBrowserAgentTools } from "../../src/agent-tools/index.js";
 import { BrowserUseClient } from "../../src/client/index.js";
 import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
+import { createMemoryStateStore } from "../../src/lifecycle/memory-stores.js";
 import { BrowserSessionManager as FileSessionManager } from "../../src/stores/session-manager.js";
 import { createSteelProvider } from "../../src/playwright.js";
 import { createBrowserWorker } from "../../src/worker/index.js";
 import { startHoldingServer } from "../helpers/holding-server.js";
 import { createFakeSteel, steelBase } from "../helpers/steel-mock.js";
 import { startWorkerServer, type WorkerServer } from "../helpers/worker-server.js";
-import { artefacts, capturingFetch, collect, collectAnswers, collectDirectory, collectError, capturesSettled, type Artefact } from "./artefacts.js";
+import { artefacts, capturingFetch, collect, collectAnswers, collectDirectory, collectError, collectStore, capturesSettled } from "./artefacts.js";
+import { findSecrets, issuedTokens } from "./scan.js";
+import { loadKey } from "./load.js";
 import { tenancyKeys } from "./tenancy.js";
 import { tenantKey, token } from "./stack.js";
 import { runScenario, type Row, type Scenario } from "./table.js";
@@ -157,7 +160,8 @@ async function steelWorkload(s: Scenario): Promise<WorkerServer> {
   msw.listen({ onUnhandledRequest: "bypass" });
   const provider = createSteelProvider({ apiKey: steelKey, baseURL: steelBase, rateLimitCapMs: 200 });
   const adapter = new PlaywrightBrowserAdapter({ provider });
-  const manager = new BrowserSessionManager(adapter, 2);
+  const store = createMemoryStateStore();
+  const manager = new BrowserSessionManager(adapter, 2, { stateStore: store });
   const onError = (error: unknown) => collectError("worker onError", error);
   const worker = await startWorkerServer(createBrowserWorker({ manager, token, tenants: { [tenantKey]: "faults" }, stationId: "local", onError }));
   const client = new BrowserUseClient({ baseUrl: worker.origin, stationId: "local", apiKey: tenantKey, timeoutMs: 30_000, fetch: capturingFetch });
@@ -177,33 +181,9 @@ async function steelWorkload(s: Scenario): Promise<WorkerServer> {
     await manager.close().catch((error: unknown) => collectError("steel manager close", error));
     await adapter.shutdown();
     msw.close();
+    await collectStore(store);
   }
   return worker;
-}
-
-/** Control and view tokens handed out in worker answers: `"token":"…"` of a grant, `token=…` of a live view path. */
-function issuedTokens(answers: readonly Artefact[]): Set<string> {
-  const tokens = new Set<string>();
-  for (const { text } of answers) {
-    for (const match of text.matchAll(/"token":"([^"]+)"/g)) tokens.add(match[1]!);
-    for (const match of text.matchAll(/token=([^"&\s\\]+)/g)) tokens.add(decodeURIComponent(match[1]!));
-  }
-  return tokens;
-}
-
-/** An answer without the places that legitimately hand a token out. */
-const withoutIssued = (text: string) => text.replace(/"token":"[^"]+"/g, '"token":""').replace(/token=[^"&\s\\]+/g, "token=");
-
-/** Fields of worker answers that quote the page itself (its text, text changes, console text): the site echoes a password there, not the package. */
-const pageTextFields = new Set(["text", "added", "removed", "snapshot"]);
-
-/** A worker answer without the page's own text (an answer that is not JSON is kept whole). */
-function withoutPageText(text: string): string {
-  try {
-    return JSON.stringify(JSON.parse(text, (key, value: unknown) => (pageTextFields.has(key) ? undefined : value)));
-  } catch {
-    return text;
-  }
 }
 
 export async function secretsScenarios(rows: Row[]): Promise<void> {
@@ -225,24 +205,19 @@ export async function secretsScenarios(rows: Row[]): Promise<void> {
         ["execution token", token],
         ["tenant key", tenantKey],
         ...Object.values(tenancyKeys).map((key): [string, string] => ["tenant key", key]),
+        ["tenant key", loadKey],
         ["provider key", steelKey],
         ["provider key", providerGroupKey],
         ["typed password", hostPassword],
         ["typed password", typedPassword],
         ...[...leaseAndView].map((value): [string, string] => ["control or view token", value]),
       ];
-      const found: string[] = [];
       const scanned = [...artefacts];
-      for (const artefact of scanned) {
-        const whole = artefact.answer ? withoutIssued(artefact.text) : artefact.text;
-        const ownText = artefact.answer ? withoutPageText(whole) : whole;
-        for (const [kind, value] of secrets) {
-          const text = kind === "typed password" ? ownText : whole;
-          if (text.includes(value) || text.includes(encodeURIComponent(value))) {
-            const at = text.indexOf(value);
-            found.push(`${kind} in ${artefact.kind}: …${text.slice(Math.max(0, at - 100), at + value.length + 40)}…`);
-          }
-        }
+      const found = findSecrets(scanned, secrets);
+      if (process.env.FAULTS_DEBUG) {
+        const kinds = new Map<string, number>();
+        for (const artefact of scanned) kinds.set(artefact.kind.split(" ")[0]!, (kinds.get(artefact.kind.split(" ")[0]!) ?? 0) + 1);
+        process.stderr.write(`artefacts by kind: ${[...kinds].map(([kind, count]) => `${kind} ${count}`).join(", ")}\n`);
       }
       s.injected(scanned.length);
       s.check(`artefacts searched: ${scanned.length} (${new Set(scanned.map((artefact) => artefact.kind.split(" ")[0])).size} kinds), ${secrets.length} secrets`, scanned.length > 50);

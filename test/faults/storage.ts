@@ -17,6 +17,7 @@ import type { JournalEntry, StateStore } from "../../src/lifecycle/stores.js";
 import { createFileStateStore } from "../../src/stores/index.js";
 import { faultyFileSystem, type FaultyFileSystem } from "../helpers/faulty-file-system.js";
 import type { HeldPage } from "../helpers/holding-server.js";
+import { collectDirectory } from "./artefacts.js";
 import { startFaultStack, type FaultStack } from "./stack.js";
 import { runScenario, type Row, type Scenario } from "./table.js";
 
@@ -84,6 +85,8 @@ async function startStorageStack(): Promise<StorageStack> {
     settled: () => current!.settled(),
     async close() {
       await stack.close();
+      // For the secrets scan: the journal, checkpoints and ledger the file store wrote.
+      await collectDirectory(root);
       await rm(root, { recursive: true, force: true });
     },
   };

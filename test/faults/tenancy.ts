@@ -11,11 +11,12 @@ import fc from "fast-check";
 import { BrowserUseClient } from "../../src/client/index.js";
 import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
+import { createMemoryStateStore } from "../../src/lifecycle/memory-stores.js";
 import { workerRoute, type WorkerMethod } from "../../src/protocol/wire.js";
 import { createBrowserWorker } from "../../src/worker/index.js";
 import { startHoldingServer } from "../helpers/holding-server.js";
 import { startWorkerServer, type WorkerAnswer, type WorkerServer } from "../helpers/worker-server.js";
-import { capturingFetch, collectAnswers } from "./artefacts.js";
+import { capturingFetch, collectAnswers, collectStore } from "./artefacts.js";
 import { pages, token } from "./stack.js";
 import { runScenario, type Row } from "./table.js";
 
@@ -140,7 +141,9 @@ async function stateOf(acme: BrowserUseClient, owned: Owned, manager: BrowserSes
 export async function tenancyScenarios(rows: Row[], runs = 1000): Promise<void> {
   const served = await startHoldingServer(pages);
   const adapter = new PlaywrightBrowserAdapter();
-  const manager = new BrowserSessionManager(adapter, 6);
+  // Its own store, read for the secrets scan once the manager has closed.
+  const store = createMemoryStateStore();
+  const manager = new BrowserSessionManager(adapter, 6, { stateStore: store });
   const worker = createBrowserWorker({ manager, token, stationId: "local", tenants: { [tenancyKeys.acme]: "acme", [tenancyKeys.globex]: "globex", [tenancyKeys.initech]: "initech" } });
   const server = await startWorkerServer(worker);
   const client = (key: string) => new BrowserUseClient({ baseUrl: server.origin, stationId: "local", apiKey: key, timeoutMs: 30_000, fetch: capturingFetch });
@@ -221,5 +224,6 @@ export async function tenancyScenarios(rows: Row[], runs = 1000): Promise<void> 
     await manager.close();
     await adapter.shutdown();
     await served.close();
+    await collectStore(store);
   }
 }

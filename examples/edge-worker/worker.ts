@@ -68,8 +68,7 @@ export default {
     });
     // In-memory state for this request; pass a StateStore of your own (KV, D1, a Durable Object's storage) to keep the journal, checkpoints and uncertain opens across requests.
     const browsers = new BrowserSessionManager(new CdpBrowserAdapter({ provider }), 1, { ownsAdapter: true, stateStore: createMemoryStateStore() });
-    // changeSummaryBytes: 0 until the CDP engine reports the change in visible text (it refuses textChange today).
-    const tools = createBrowserAgentTools({ client: browsers, maxSessions: 1, changeSummaryBytes: 0 });
+    const tools = createBrowserAgentTools({ client: browsers, maxSessions: 1 });
     const browser = anthropicTools(tools.tools);
 
     const messages: unknown[] = [{ role: "user", content: body.task }];

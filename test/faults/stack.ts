@@ -130,12 +130,6 @@ export interface FaultStack {
 const collectResult = <Result extends { text: string }>(result: Result): Result => (collect("tool result", result.text), result);
 
 /**
- * Toolset options per engine: the CDP engine computes no change in visible
- * text yet (it refuses `textChange`), so its tools ask for none.
- */
-const toolOptions: Record<Engine, { changeSummaryBytes?: number }> = { Playwright: {}, CDP: { changeSummaryBytes: 0 } };
-
-/**
  * `managerOptions` is called for each manager (a restart makes a new one: a
  * fresh state store, say). `adapterOptions` are the Playwright engine's; the
  * CDP engine takes `watchdogGraceMs` of them (at least its own floor, 3 s).
@@ -169,7 +163,7 @@ export async function startFaultStack(
     pages: served,
     client,
     toolset(max, timeoutMs) {
-      const toolset = createBrowserAgentTools({ client: client(timeoutMs), maxSessions: max, ...toolOptions[engine] });
+      const toolset = createBrowserAgentTools({ client: client(timeoutMs), maxSessions: max });
       return {
         toolset,
         tool: (name) => {

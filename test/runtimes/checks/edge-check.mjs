@@ -4,7 +4,8 @@
  * `CdpBrowserAdapter` (station-browser-use/cdp) over the REST half of
  * Browserbase, then of Steel, against the local stand-in of their APIs,
  * whose sessions hand out a local Chromium's DevTools URL; the agent tools
- * mounted on the manager. Open, navigate, fill, click, a screenshot as an
+ * mounted on the manager. Open, navigate, fill, click, observe and click a
+ * ref, a screenshot as an
  * image through the Anthropic and OpenAI Chat bridges, close; then the
  * provider reads the session as released over its REST API, and the
  * Chromium has no page target the session made; no provider key is in
@@ -12,15 +13,6 @@
  * standards only.
  */
 import { expect } from "./agent-check.mjs";
-
-/**
- * What the CDP engine does not do yet, and the steps that wait for it. The
- * lead flips each once the work lands: `observeAndRefs` (accessibility
- * snapshots and `ref` targets, task H1) runs observe + click a ref instead of
- * clicking by role; `textChange` (task H2) lets the tools report the change
- * in visible text (`changeSummaryBytes` at its default).
- */
-export const cdpEngineHas = { observeAndRefs: false, textChange: false };
 
 /** Whether base64 data starts with the PNG signature. */
 function isPng(base64) {
@@ -65,7 +57,7 @@ async function runOne(name, rest, config, modules, opened) {
   const before = await pageTargets(cdp.connectCdp, config.cdpUrl);
   const created = [];
   const manager = new core.BrowserSessionManager(new cdp.CdpBrowserAdapter({ provider: noting(rest, created) }), 1, { ownsAdapter: true });
-  const toolset = agent.createBrowserAgentTools({ client: manager, maxSessions: 1, ...(cdpEngineHas.textChange ? {} : { changeSummaryBytes: 0 }) });
+  const toolset = agent.createBrowserAgentTools({ client: manager, maxSessions: 1 });
   const tools = new Map(toolset.tools.map((tool) => [tool.name, tool]));
   // Everything the model would see, to check that no provider key is in it.
   const seen = [];
@@ -93,12 +85,10 @@ async function runOne(name, rest, config, modules, opened) {
     checked.push("open", "navigate", "fill", "click");
 
     await call("navigate", { url: config.pageUrl });
-    const link = cdpEngineHas.observeAndRefs
-      ? refOf((await call("observe", {})).text, /link "Second page"/)
-      : { by: "role", role: "link", name: "Second page" };
+    const link = refOf((await call("observe", {})).text, /link "Second page"/);
     const clicked = await call("click", { target: link });
     expect(saysNavigated(clicked.text) && clicked.text.includes('title: "Second page"'), `${name}: the click did not reach the second page:\n${clicked.text}`);
-    checked.push(cdpEngineHas.observeAndRefs ? "observe, click ref" : "click link by role (observe + ref off until the engine has them)");
+    checked.push("observe, click ref");
 
     const anthropic = await anthropicBridge.anthropicTools(toolset.tools).handleToolUses([
       { type: "tool_use", id: "toolu_edge", name: "station_browser_screenshot", input: {} },

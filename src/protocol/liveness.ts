@@ -6,6 +6,7 @@
  * client's own call) is the engine's. Timers are passed in, so a test can
  * fire them instead of waiting.
  */
+import { OutcomeUnknownError, SessionClosedError, type StationBrowserError } from "../errors.js";
 import { limits } from "./limits.js";
 
 /** Where the probe schedules its interval and its bound; default the runtime's own timers. */
@@ -98,4 +99,15 @@ export class LivenessProbe {
       this.#timers.clearTimeout(timer);
     }
   }
+}
+
+/**
+ * The error a command gets when its session's browser stopped answering:
+ * `SessionClosedError` for an observation, `OutcomeUnknownError` for a
+ * command that may have acted before the browser went away.
+ */
+export function browserGoneError(sessionId: string, op: string, mutating: boolean, reason: string): StationBrowserError {
+  const why = `the browser of session ${sessionId} is gone (${reason}); the session is closed`;
+  if (!mutating) return new SessionClosedError(`${op}: ${why}`);
+  return new OutcomeUnknownError(`${op}: ${why}. It may have taken effect before the browser went away; do not repeat it blindly.`);
 }

@@ -118,10 +118,10 @@ export class CdpConnection {
     return session;
   }
 
-  /** Closes the connection; pending calls fail as cut off. Resolves once it has ended. */
-  async close(): Promise<void> {
+  /** Closes the connection; pending calls fail as cut off, with `reason` as why. Resolves once it has ended. */
+  async close(reason = "the CDP connection was closed by this client"): Promise<void> {
     if (!this.#end) {
-      this.#finish({ reason: "the CDP connection was closed by this client" });
+      this.#finish({ reason });
     }
     await this.closed;
   }

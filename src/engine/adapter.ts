@@ -24,6 +24,7 @@ import { navigationHandlers } from "./commands/navigation.js";
 import { observationHandlers } from "./commands/observation.js";
 import { withDeadline } from "./deadline.js";
 import { BrowserLiveness } from "./liveness.js";
+import { browserGoneError } from "../protocol/liveness.js";
 import { settleFailure } from "./outcome.js";
 import { toStationError } from "./playwright-errors.js";
 import { SessionScreencast } from "./screencast.js";
@@ -260,9 +261,7 @@ export class PlaywrightBrowserAdapter implements BrowserAdapter {
   /** Ends a session whose browser stopped answering, and says so to the command that was waiting on it. */
   private lostError(session: EngineSession, op: CommandOp, mutating: boolean, reason: string): Error {
     this.reportGone(session, reason);
-    const why = `the browser of session ${session.id} is gone (${reason}); the session is closed`;
-    if (!mutating) return new SessionClosedError(`${op}: ${why}`);
-    return new OutcomeUnknownError(`${op}: ${why}. It may have taken effect before the browser went away; do not repeat it blindly.`);
+    return browserGoneError(session.id, op, mutating, reason);
   }
 
   private async probeOnce(session: EngineSession, liveness: BrowserLiveness): Promise<void> {

@@ -57,6 +57,8 @@ export interface Relay {
   delayMs: number;
   /** Commands sent whose reply the client has not had yet. */
   outstanding(): number;
+  /** Goes silent: from now on no frame passes either way and no socket closes — a dropped network. What the client sends is still logged, as unanswered commands. */
+  drop(): void;
   /** Resolves once no frame has passed for `quietMs` and no command is outstanding. */
   quiet(quietMs: number): Promise<void>;
   close(): Promise<void>;
@@ -115,13 +117,14 @@ export function serialRoundTrips(frames: readonly Frame[]): number {
 }
 
 /** Forwards frames from one socket to another after `delay()` ms, in order, logging each at hand-over or receipt. */
-function pipe(from: Socket, send: (raw: string) => void, delay: () => number, log: (raw: string) => void, logOnReceipt: boolean): void {
+function pipe(from: Socket, send: (raw: string) => void, delay: () => number, log: (raw: string) => void, logOnReceipt: boolean, dropped: () => boolean): void {
   const queue: Array<{ due: number; raw: string }> = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   const drain = () => {
     timer = undefined;
     while (queue.length && queue[0]!.due <= performance.now()) {
       const { raw } = queue.shift()!;
+      if (dropped()) continue;
       if (!logOnReceipt) log(raw);
       send(raw);
     }
@@ -129,6 +132,8 @@ function pipe(from: Socket, send: (raw: string) => void, delay: () => number, lo
   };
   from.on("message", (data) => {
     const raw = text(data);
+    // Silent: what the client sends is still logged (so a test sees it went out), nothing is forwarded.
+    if (dropped()) return logOnReceipt ? log(raw) : undefined;
     if (logOnReceipt) log(raw);
     const wait = delay();
     if (wait <= 0 && !queue.length) {
@@ -149,11 +154,13 @@ export async function startRelay(browserUrl: string): Promise<Relay> {
   const pending = new Set<number>();
   const sockets: Socket[] = [];
   let lastAt = performance.now();
+  let dropped = false;
   const relay: Relay = {
     url: `ws://127.0.0.1:${server.address().port}${new URL(browserUrl).pathname}`,
     frames,
     delayMs: 0,
     outstanding: () => pending.size,
+    drop: () => void (dropped = true),
     async quiet(quietMs) {
       for (;;) {
         const idle = performance.now() - lastAt;
@@ -183,8 +190,8 @@ export async function startRelay(browserUrl: string): Promise<Relay> {
     });
     const toBrowser = (raw: string) => (upstream.readyState === 1 ? upstream.send(raw) : void early.push(raw));
     const toClient = (raw: string) => (client.readyState === 1 ? client.send(raw) : undefined);
-    pipe(client, toBrowser, () => relay.delayMs, record(true), true);
-    pipe(upstream, toClient, () => relay.delayMs, record(false), false);
+    pipe(client, toBrowser, () => relay.delayMs, record(true), true, () => dropped);
+    pipe(upstream, toClient, () => relay.delayMs, record(false), false, () => dropped);
     client.on("close", () => upstream.close());
     upstream.on("close", () => client.close());
     client.on("error", () => upstream.close());

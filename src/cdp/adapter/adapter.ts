@@ -16,6 +16,7 @@ import {
   SessionClosedError,
   isOutcomeUnknownError,
   isStationBrowserError,
+  isTimeoutError,
   type StationBrowserError,
 } from "../../errors.js";
 import { withDeadline } from "../../protocol/deadline.js";
@@ -23,6 +24,7 @@ import type { AdapterCapabilities, AdapterOpenContext, BrowserAdapter, BrowserHa
 import { commandBudgetMs } from "../../protocol/budget.js";
 import { isObservationCommand, type BrowserCommand, type BrowserCommandInput, type CommandOp } from "../../protocol/commands.js";
 import { limits } from "../../protocol/limits.js";
+import { LivenessProbe, browserGoneError, type LivenessProbeOptions } from "../../protocol/liveness.js";
 import { OpenOptionsSchema, type OpenOptions } from "../../protocol/open-options.js";
 import { navigationOps, unknownOutcomeMessage } from "../../protocol/outcome-advice.js";
 import { parseWith } from "../../protocol/parse.js";
@@ -56,12 +58,19 @@ export interface CdpBrowserAdapterOptions {
   watchdogGraceMs?: number;
   /** Where the engine reads the time the dialog policy expires against (default `Date.now`), so a test can move it. */
   clock?: { now(): number };
+  /**
+   * The liveness probe: while a command runs, the browser is asked
+   * `Browser.getVersion` every `intervalMs` (default 5000); no answer within
+   * `timeoutMs` (default 10000) ends the session as gone. `timers` lets a test fire them.
+   */
+  liveness?: LivenessProbeOptions;
 }
 
 interface CdpEngineSession {
   id: string;
   connection: CdpConnection;
   pages: CdpPages;
+  liveness: LivenessProbe;
 }
 
 /** Time past a command's own timeout for the answers of its CDP calls (ms); the watchdog's grace is longer. */
@@ -99,7 +108,8 @@ export class CdpBrowserAdapter implements BrowserAdapter {
   readonly #watchdogGraceMs: number;
   readonly #now: () => number;
   readonly #sessions = new Map<string, CdpEngineSession>();
-  readonly #goneListeners = new Set<(handleId: string) => void>();
+  readonly #goneListeners = new Set<(handleId: string, reason?: string) => void>();
+  readonly #liveness: LivenessProbeOptions;
 
   constructor(options: CdpBrowserAdapterOptions) {
     this.#provider = options.provider;
@@ -107,6 +117,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     this.#watchdogGraceMs = Math.max(options.watchdogGraceMs ?? 5000, answerMarginMs + 1000);
     const clock = options.clock;
     this.#now = clock ? () => clock.now() : Date.now;
+    this.#liveness = options.liveness ?? {};
   }
 
   /** Creates a provider session and connects to its `cdpUrl`; on failure the session is released. */
@@ -154,11 +165,13 @@ export class CdpBrowserAdapter implements BrowserAdapter {
       connection = await connectCdp(record.cdpUrl, { ...(this.#webSocket ? { webSocket: this.#webSocket } : {}), ...(signal ? { signal } : {}) });
       const size = viewport ?? record.viewport ?? { width: limits.viewport.widthDefault, height: limits.viewport.heightDefault };
       const pages = await CdpPages.open(record.id, connection, size, new CdpSessionEvents(this.#now));
-      const session = { id: record.id, connection, pages };
+      const live = connection;
+      const liveness = new LivenessProbe(async () => live.ended?.reason ?? void (await live.browser.send("Browser.getVersion")), this.#liveness);
+      const session = { id: record.id, connection, pages, liveness };
       this.#sessions.set(record.id, session);
-      void connection.closed.then(() => {
-        // Closed through close() it is no longer in the map; otherwise the browser went away by itself.
-        if (this.#sessions.get(record.id) === session) for (const listener of this.#goneListeners) listener(record.id);
+      void connection.closed.then((end) => {
+        // Closed through close() it is no longer in the map; otherwise the browser went away by itself (or stopped answering).
+        if (this.#sessions.get(record.id) === session) for (const listener of this.#goneListeners) listener(record.id, end.reason);
       });
     } catch (error) {
       await connection?.close();
@@ -205,13 +218,37 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     const context: CdpCommandContext = { page, pages: session.pages, signal, deadlineAt: Date.now() + budgetMs + answerMarginMs, reached: false };
     const mutating = !isObservationCommand(parsed);
     const navigationsBefore = page.navigations;
+    // While the command runs, the browser is probed: a connection gone silent ends the session now.
+    let stopWatching = () => {};
+    const lost = new Promise<never>((_resolve, reject) => {
+      stopWatching = session.liveness.watch((reason) => {
+        reject(browserGoneError(session.id, parsed.op, mutating, reason));
+        this.#reportGone(session, reason);
+      });
+    });
     try {
-      return (await withDeadline(withTextChange(handler)(context, parsed as never), { op: parsed.op, mutating, budgetMs: budgetMs + this.#watchdogGraceMs, signal })) as CommandResult<Command["op"]>;
+      const run = withTextChange(handler)(context, parsed as never);
+      return (await withDeadline(Promise.race([run, lost]), { op: parsed.op, mutating, budgetMs: budgetMs + this.#watchdogGraceMs, signal })) as CommandResult<Command["op"]>;
     } catch (error) {
       const failure = asStationError(error, parsed.op);
+      // A command cut off at its deadline may have met a dead connection: ask once, in the background.
+      if (!session.liveness.busy && (isTimeoutError(failure) || isOutcomeUnknownError(failure))) void this.#probeOnce(session);
       if (!mutating) throw failure;
       throw settle(parsed, failure, context, context.page.navigations > (context.page === page ? navigationsBefore : 0));
+    } finally {
+      stopWatching();
     }
+  }
+
+  async #probeOnce(session: CdpEngineSession): Promise<void> {
+    const reason = await session.liveness.check();
+    if (reason !== undefined) this.#reportGone(session, reason);
+  }
+
+  /** Ends the connection of a session whose browser stopped answering; its close tells the gone listeners, once. */
+  #reportGone(session: CdpEngineSession, reason: string): void {
+    if (this.#sessions.get(session.id) !== session || session.connection.ended) return;
+    void session.connection.close(reason);
   }
 
   /** Closes a session: its pages (those the site opened too), its connection, then the provider's session. Closing an unknown session is a no-op. */
@@ -230,8 +267,8 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     await Promise.allSettled([...this.#sessions.keys()].map((id) => this.close({ id, provider: this.#provider.name, openTag: "" })));
   }
 
-  /** Tells `listener` the handle id of each session whose connection ended on its own. */
-  onSessionGone(listener: (handleId: string) => void): void {
+  /** Tells `listener` the handle id of each session whose connection ended on its own (closed, or it stopped answering the liveness probe), and why. */
+  onSessionGone(listener: (handleId: string, reason?: string) => void): void {
     this.#goneListeners.add(listener);
   }
 

@@ -15,8 +15,13 @@ import { useHoldingBrowser } from "../helpers/holding-browser.js";
  * click itself to happen on a loaded machine, while the held answer never comes.
  */
 const dispatchedTimeoutMs = 4000;
-/** The "never actionable" cases: nothing can make them act, so a short timeout is enough. */
-const refusedTimeoutMs = 400;
+/**
+ * The "never actionable" cases: nothing can make them act, but the timeout
+ * must let a loaded machine find the element first (at 400 ms a loaded run
+ * gave up before Playwright had resolved it, a not-found instead of a
+ * not-actionable timeout).
+ */
+const refusedTimeoutMs = 2000;
 
 const pages = {
   "/form": `<title>Form</title>

@@ -36,6 +36,7 @@ import type { CdpWebSocketFactory } from "../websocket.js";
 import { accessibilityHandlers } from "./accessibility.js";
 import { cdpNotImplementedOps, cdpSupportedOps } from "./capabilities.js";
 import type { CdpCommandContext, CdpHandler } from "./context.js";
+import { inspectionHandlers } from "./inspection.js";
 import { interactionHandlers } from "./interaction.js";
 import { navigationHandlers } from "./navigation.js";
 import { observationHandlers } from "./observation.js";
@@ -60,7 +61,7 @@ interface CdpEngineSession {
 /** Time past a command's own timeout for the answers of its CDP calls (ms); the watchdog's grace is longer. */
 const answerMarginMs = 2_000;
 
-const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = { ...navigationHandlers, ...interactionHandlers, ...observationHandlers, ...accessibilityHandlers };
+const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = { ...navigationHandlers, ...interactionHandlers, ...observationHandlers, ...accessibilityHandlers, ...inspectionHandlers };
 
 /**
  * The CDP engine. Commands are parsed fully before anything runs; one
@@ -101,7 +102,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
       ...(context.tenant === undefined ? {} : { tenant: context.tenant }),
       ...(signal ? { signal } : {}),
     });
-    return this.#attach(record, openTag, resolved.viewport, signal);
+    return this.#attach(record, openTag, resolved.viewport, signal, resolved.consoleText ?? false);
   }
 
   /** Provider sessions created with `openTag`. */
@@ -123,16 +124,16 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     if (!record || !(record.status === "RUNNING" || record.status === "PENDING")) {
       throw new NotFoundError(`${this.#provider.name} session ${found.id} is no longer running`);
     }
-    return this.#attach(record, found.openTag, resolved.viewport, signal);
+    return this.#attach(record, found.openTag, resolved.viewport, signal, resolved.consoleText ?? false);
   }
 
-  async #attach(record: ProviderSession, openTag: string, viewport: { width: number; height: number } | undefined, signal?: AbortSignal): Promise<BrowserHandle> {
+  async #attach(record: ProviderSession, openTag: string, viewport: { width: number; height: number } | undefined, signal?: AbortSignal, consoleText = false): Promise<BrowserHandle> {
     let connection: CdpConnection | undefined;
     try {
       if (!record.cdpUrl) throw new ProviderError(`${this.#provider.name} session ${record.id} has no CDP URL to connect to`);
       connection = await connectCdp(record.cdpUrl, { ...(this.#webSocket ? { webSocket: this.#webSocket } : {}), ...(signal ? { signal } : {}) });
       const size = viewport ?? record.viewport ?? { width: limits.viewport.widthDefault, height: limits.viewport.heightDefault };
-      const page = await CdpPage.create(connection, size);
+      const page = await CdpPage.create(connection, size, { consoleText });
       const session = { id: record.id, connection, page };
       this.#sessions.set(record.id, session);
       void connection.closed.then(() => {

@@ -8,12 +8,21 @@
  * no dialog policy yet).
  */
 import { ActionFailedError, SessionClosedError, TimeoutError, isSessionClosedError } from "../../errors.js";
+import type { PageChallenge } from "../../access/page-challenge.js";
+import { DiagnosticsRing } from "../../protocol/diagnostics-ring.js";
 import type { DialogInfo } from "../../protocol/results.js";
 import { RefRegistry } from "../../protocol/refs.js";
 import { limits } from "../../protocol/limits.js";
 import { CdpProtocolError } from "../call-errors.js";
 import type { CdpConnection } from "../connection.js";
 import type { CdpSession } from "../session.js";
+import { recordPageEvents } from "./page-events.js";
+
+/** What a page records beyond its own state: into which diagnostics ring (its session's), and whether with console text. */
+export interface CdpPageOptions {
+  diagnostics?: DiagnosticsRing;
+  consoleText?: boolean;
+}
 
 /** The name of the engine's isolated world: page scripts cannot reach it, nor change the built-ins it uses. */
 export const worldName = "__station_browser_use__";
@@ -45,23 +54,34 @@ export class CdpPage {
   readonly refs = new RefRegistry();
   /** Dialogs seen, oldest first (each was dismissed at once). */
   readonly dialogs: DialogInfo[] = [];
+  /** The session's ring of console messages, page errors, failed requests and dialogs (page-events.ts records into it). */
+  readonly diagnostics: DiagnosticsRing;
+  /** Whether console messages and page errors are kept with their text (the `consoleText` open option). */
+  readonly consoleText: boolean;
+  /** The last main-frame document response: its status and headers (challenge detection reads them). */
+  document?: { status: number; headers: Record<string, string> };
+  /** Challenge detection on this page (see src/access/page-challenge.ts). */
+  readonly challenge: PageChallenge = { stale: false };
   #title: { navigations: number; title: string } | undefined;
   #world: number | undefined;
   readonly #lifecycle = new Map<string, Set<string>>();
   readonly #watchers = new Set<() => void>();
 
-  private constructor(session: CdpSession, targetId: string, viewport: { width: number; height: number }) {
+  private constructor(session: CdpSession, targetId: string, viewport: { width: number; height: number }, options: CdpPageOptions) {
     this.session = session;
     this.targetId = targetId;
     this.viewport = viewport;
+    this.diagnostics = options.diagnostics ?? new DiagnosticsRing();
+    this.consoleText = options.consoleText ?? false;
     this.#listen();
+    recordPageEvents(this);
   }
 
   /** Creates a blank page target on `connection`, attaches to it and sets it up (viewport, events, the isolated world). */
-  static async create(connection: CdpConnection, viewport: { width: number; height: number }): Promise<CdpPage> {
+  static async create(connection: CdpConnection, viewport: { width: number; height: number }, options: CdpPageOptions = {}): Promise<CdpPage> {
     const { targetId } = await connection.browser.send("Target.createTarget", { url: "about:blank" });
     const session = await connection.attach(targetId);
-    const page = new CdpPage(session, targetId, viewport);
+    const page = new CdpPage(session, targetId, viewport, options);
     const [, , , , , , tree] = await Promise.all([
       session.send("Page.enable"),
       // Every page acts focused, as under Playwright (document.hasFocus(), the snapshot's [active]), however many share a browser.
@@ -72,6 +92,9 @@ export class CdpPage {
       session.send("Page.addScriptToEvaluateOnNewDocument", { source: "", worldName }),
       session.send("Emulation.setDeviceMetricsOverride", { width: viewport.width, height: viewport.height, deviceScaleFactor: 1, mobile: false }),
       session.send("Page.getFrameTree"),
+      // What diagnostics and challenge detection record (page-events.ts).
+      session.send("Network.enable"),
+      session.send("Log.enable"),
     ]);
     page.mainFrameId = tree.frameTree.frame.id;
     page.url = tree.frameTree.frame.url;
@@ -140,6 +163,7 @@ export class CdpPage {
       const kind = type === "alert" || type === "confirm" || type === "prompt" || type === "beforeunload" ? type : "alert";
       this.dialogs.push({ type: kind, message: message.slice(0, limits.dialog.messageLength), handled: "dismissed", unexpected: true });
       if (this.dialogs.length > limits.diagnostics.ring) this.dialogs.shift();
+      this.diagnostics.push({ kind: "dialog", pageId: this.id, level: kind, text: "dismissed" });
       this.#notify();
     });
   }

@@ -31,6 +31,7 @@ export interface RemoteObject {
   unserializableValue?: string;
   description?: string;
   objectId?: string;
+  preview?: { properties: Array<{ name: string; value?: string }> };
 }
 
 /** `Runtime.ExceptionDetails` (the fields the client reads). */
@@ -40,6 +41,12 @@ export interface ExceptionDetails {
   lineNumber: number;
   columnNumber: number;
   exception?: RemoteObject;
+  stackTrace?: StackTrace;
+}
+
+/** `Runtime.StackTrace` (the fields the client reads). */
+export interface StackTrace {
+  callFrames: Array<{ functionName: string; url: string; lineNumber: number; columnNumber: number }>;
 }
 
 /** `Page.Frame` (the fields the client reads). */
@@ -151,6 +158,9 @@ export interface CdpCommands {
   };
   "Input.insertText": { params: { text: string }; result: Empty };
   "Runtime.enable": { params: Empty; result: Empty };
+  "Network.enable": { params: Empty; result: Empty };
+  "Network.getCookies": { params: { urls?: string[] }; result: { cookies: Array<{ name: string }> } };
+  "Log.enable": { params: Empty; result: Empty };
   "Runtime.runIfWaitingForDebugger": { params: Empty; result: Empty };
   "Runtime.evaluate": {
     params: {
@@ -210,7 +220,13 @@ export interface CdpEvents {
   "Page.javascriptDialogOpening": { url: string; message: string; type: string; defaultPrompt?: string };
   "Page.windowOpen": { url: string; windowName: string; windowFeatures: string[]; userGesture: boolean };
   "Input.dragIntercepted": { data: DragData };
-  "Runtime.consoleAPICalled": { type: string; args: RemoteObject[]; executionContextId: number; timestamp: number };
+  "Runtime.consoleAPICalled": { type: string; args: RemoteObject[]; executionContextId: number; timestamp: number; stackTrace?: StackTrace };
+  "Runtime.exceptionThrown": { timestamp: number; exceptionDetails: ExceptionDetails };
+  "Log.entryAdded": { entry: { source: string; level: string; text: string; url?: string } };
+  "Network.requestWillBeSent": { requestId: string; loaderId: string; frameId?: string; type?: string; request: { url: string } };
+  "Network.responseReceived": { requestId: string; loaderId: string; frameId?: string; type: string; response: { url: string; status: number; headers: Record<string, string> } };
+  "Network.loadingFinished": { requestId: string };
+  "Network.loadingFailed": { requestId: string; type: string; errorText: string; canceled?: boolean; blockedReason?: string };
   "Runtime.executionContextCreated": { context: { id: number; origin: string; name: string; uniqueId: string; auxData?: Record<string, unknown> } };
   "Runtime.executionContextDestroyed": { executionContextId: number; executionContextUniqueId: string };
   /** No params (listeners get `{}`). */

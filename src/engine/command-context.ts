@@ -6,7 +6,7 @@ import { sanitizeUrl } from "../protocol/url-policy.js";
 import { diffText } from "../protocol/text-change.js";
 import { probeVisibleText, withinReadTimeout } from "./visible-text.js";
 import { readDomSignalsOf } from "./challenge-signals.js";
-import { reportable } from "./page-challenge.js";
+import { reportable } from "../access/page-challenge.js";
 
 /** What every command handler receives. */
 export interface CommandContext {

@@ -4,14 +4,14 @@ import { limits } from "../protocol/limits.js";
 import type { DialogInfo, PageInfo } from "../protocol/results.js";
 import { refusalReason, sanitizeUrl } from "../protocol/url-policy.js";
 import type { PrivateNetworkGuard } from "./private-network-guard.js";
-import { DiagnosticsRing } from "./diagnostics-ring.js";
+import { DiagnosticsRing } from "../protocol/diagnostics-ring.js";
 import { watchPageEvents } from "./page-events.js";
 import { DownloadStore } from "./downloads.js";
 import { MainFrameProbe } from "./isolated-world.js";
 import { isNavigationPending, PendingNavigation } from "./pending-navigation.js";
 import { RefRegistry } from "../protocol/refs.js";
 import { readDomSignalsOf, signalsOf, type DomSignals } from "./challenge-signals.js";
-import { hintsChallenge, judgeChallenge, solverOfConsole, type PageChallenge } from "./page-challenge.js";
+import { hintsChallenge, judgeChallenge, solverOfConsole, type PageChallenge } from "../access/page-challenge.js";
 
 /** One page of a session, with the counters actions are measured against. */
 export interface PageState {

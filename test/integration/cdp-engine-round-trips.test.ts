@@ -142,6 +142,22 @@ describe("round trips of the CDP engine's commands (counting relay, real Chromiu
     expect(counts.dragCoordinates.trips).toBe(4);
   });
 
+  it("inspects, reads content and the challenge signals in 1 serial round trip, and diagnostics in none", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    const counts = {
+      inspect: await count({ op: "inspect" }),
+      content: await count({ op: "content" }),
+      challenge: await count({ op: "challenge" }),
+      diagnostics: await count({ op: "diagnostics" }),
+    };
+    console.log(Object.entries(counts).map(([op, { trips, methods }]) => `${op}: ${trips} (${methods.join(", ")})`).join("\n"));
+    expect(counts.inspect.trips).toBe(1);
+    expect(counts.content.trips).toBe(1);
+    expect(counts.challenge.trips).toBe(1);
+    expect(counts.challenge.methods.sort()).toEqual(["Network.getCookies", "Runtime.evaluate"]);
+    expect(counts.diagnostics.methods).toEqual([]);
+  });
+
   it("a click that navigates takes one more, to read the new document's title", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
     const { trips, methods } = await count({ op: "click", target: { by: "role", role: "link", name: "Second page" } });

@@ -60,18 +60,14 @@ describe("CDP engine: sessions", () => {
   it("lists what it runs in capabilities() and refuses every other command with NotImplementedError naming it", async () => {
     const capabilities = browser.adapter.capabilities();
     expect(capabilities.ops).toEqual([...cdpSupportedOps]);
-    expect(capabilities.ops).toEqual(expect.arrayContaining(["navigate", "back", "reload", "click", "fill", "press", "screenshot", "text", "evaluate", "accessibility"]));
+    expect(capabilities.ops).toEqual(expect.arrayContaining(["navigate", "back", "reload", "click", "fill", "press", "screenshot", "text", "evaluate", "accessibility", "inspect", "content", "diagnostics", "challenge"]));
     expect([...capabilities.ops, ...capabilities.notImplemented].sort()).toEqual([...commandOps].sort());
     expect(capabilities.notImplemented).toEqual(cdpNotImplementedOps());
     const handle = await browser.open();
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
     const refused: BrowserCommandInput[] = [
-      { op: "inspect" },
-      { op: "content" },
       { op: "upload", selector: "#code", files: [{ name: "a.txt", base64: "YQ==" }] },
       { op: "downloads" },
-      { op: "challenge" },
-      { op: "diagnostics" },
     ];
     for (const command of refused) {
       expect(capabilities.notImplemented).toContain(command.op);

@@ -674,11 +674,100 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
     });
   });
 
+  it("inspects bounded DOM metadata, in same-origin iframes too, and never shows password or file values", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    await run(handle, { op: "fill", selector: "#user", value: "ada" });
+    await run(handle, { op: "fill", selector: "#pass", value: "hunter2-secret" });
+    const result = await run(handle, { op: "inspect" });
+    expect(result.coordinateSpace).toBe("css-pixels-main-viewport");
+    expect(result.viewport).toEqual({ width: 1280, height: 800 });
+    expect(result.elements.find((element) => element.id === "user")).toMatchObject({ tag: "input", role: "textbox", name: "User name", value: "ada" });
+    const password = result.elements.find((element) => element.id === "pass");
+    expect(password).toMatchObject({ type: "password", name: "Password" });
+    expect(password).not.toHaveProperty("value");
+    expect(JSON.stringify(result)).not.toContain("hunter2-secret");
+    expect(result.elements.find((element) => element.id === "avatar")).not.toHaveProperty("value");
+    const bounded = await run(handle, { op: "inspect", maxElements: 3, maxTextLength: 5 });
+    expect(bounded.elements).toHaveLength(3);
+    expect(bounded.truncated).toBe(true);
+    expect(bounded.elements.every((element) => (element.name ?? "").length <= 5)).toBe(true);
+    await run(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    await run(handle, { op: "evaluate", expression: "new Promise((resolve) => { const check = () => document.getElementById('outer')?.contentDocument?.getElementById('inner')?.contentDocument?.querySelector('button') ? resolve(true) : setTimeout(check, 20); check(); })" });
+    const framed = await run(handle, { op: "inspect", maxElements: 500 });
+    const pay = framed.elements.find((element) => element.name === "Pay" || element.text === "Pay");
+    expect(pay?.frame).toEqual(["iframe#outer", "iframe#inner"]);
+    const outer = framed.elements.find((element) => element.text === "Outer button");
+    expect(pay!.box.y).toBeGreaterThan(outer!.box.y);
+    await browser.adapter.close(handle);
+  });
+
+  it("returns page content, bounded", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/index.html?token=s3cret") });
+    const content = await run(handle, { op: "content" });
+    expect(content.html).toContain("<h1>Fixture home</h1>");
+    expect(content).toMatchObject({ truncated: false, url: browser.server.url("/index.html") });
+    expect(content.bytes).toBe(new TextEncoder().encode(content.html).length);
+    const cut = await run(handle, { op: "content", maxBytes: 40 });
+    expect(cut.truncated).toBe(true);
+    expect(new TextEncoder().encode(cut.html).length).toBeLessThanOrEqual(40);
+    await browser.adapter.close(handle);
+  });
+
+  it("keeps diagnostics: console text only when enabled, URLs sanitised, dialogs noted", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/form.html?secret=abc") });
+    await run(handle, { op: "click", selector: "#console-button" });
+    await run(handle, { op: "click", selector: "#confirm-button" });
+    await run(handle, { op: "navigate", url: browser.server.url("/missing.html?token=xyz") });
+    const quiet = await run(handle, { op: "diagnostics" });
+    const consoleEvents = quiet.events.filter((event) => event.kind === "console");
+    expect(consoleEvents.length).toBeGreaterThanOrEqual(2);
+    expect(consoleEvents.every((event) => event.text === undefined)).toBe(true);
+    expect(quiet.events.some((event) => event.kind === "response-error" && event.status === 404 && event.url === browser.server.url("/missing.html"))).toBe(true);
+    expect(quiet.events.some((event) => event.kind === "dialog" && event.level === "confirm" && event.text === "dismissed")).toBe(true);
+    expect(JSON.stringify(quiet)).not.toMatch(/secret=abc|token=xyz/);
+    expect((await run(handle, { op: "diagnostics", since: quiet.nextSeq })).events).toEqual([]);
+    await browser.adapter.close(handle);
+    const chatty = await browser.adapter.open({ consoleText: true });
+    await run(chatty, { op: "navigate", url: browser.server.url("/form.html") });
+    await run(chatty, { op: "click", selector: "#console-button" });
+    const loud = await run(chatty, { op: "diagnostics" });
+    expect(loud.events.filter((event) => event.kind === "console").map((event) => event.text)).toEqual(["console says hi", "console error"]);
+    // An inline script runs as it is added: its uncaught error is reported before the evaluate answers.
+    await run(chatty, { op: "evaluate", expression: "document.body.append(Object.assign(document.createElement('script'), { textContent: \"throw new TypeError('late boom')\" })); true" });
+    expect((await run(chatty, { op: "diagnostics" })).events.filter((event) => event.kind === "pageerror").map((event) => event.text)).toEqual(["late boom"]);
+    await browser.adapter.close(chatty);
+  });
+
+  it("detects no challenge on a normal page, the synthetic interstitial by its header and by its DOM alone", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    expect(await run(handle, { op: "challenge" })).toEqual({ state: "none", evidence: ["status 200"] });
+    await run(handle, { op: "navigate", url: browser.server.url("/challenge") });
+    const served = await run(handle, { op: "challenge" });
+    expect(served).toMatchObject({ state: "challenge", vendor: "cloudflare" });
+    expect(served.evidence).toEqual(["status 403", "header cf-mitigated: challenge"]);
+    await run(handle, { op: "navigate", url: browser.server.url("/challenge-interstitial.html") });
+    const plain = await run(handle, { op: "challenge" });
+    expect(plain).toMatchObject({ state: "challenge", vendor: "cloudflare" });
+    expect(plain.evidence).toEqual(expect.arrayContaining(["marker cf-challenge-form", "marker cf-chl-opt", 'title "Just a moment..."']));
+    // Markers gone without a navigation: the document's status and header still say challenge.
+    await run(handle, { op: "navigate", url: browser.server.url("/challenge?page=challenge-clears.html") });
+    await run(handle, { op: "evaluate", expression: "document.title = 'Welcome'; document.querySelector('#challenge-form').remove(); 1" });
+    const read = await run(handle, { op: "challenge" });
+    expect(read).toMatchObject({ state: "challenge", solver: { provider: "browserbase", state: "solving" } });
+    expect(read).not.toHaveProperty("solved");
+    await browser.adapter.close(handle);
+  });
+
   // Behaviour of the Playwright engine the CDP engine does not have yet (it refuses each with NotImplementedError).
   const notYetOnCdp: Array<[string, string]> = [
     ["frame-qualified refs and iframe content in accessibility snapshots (targets.test.ts, observation.test.ts)", "the CDP engine's snapshot is of the main document only; an iframe is a leaf"],
     ["iframe chains in targets (targets.test.ts)", "target.frame is not implemented yet"],
-    ["inspect, content, diagnostics, challenge (observation.test.ts)", "not implemented yet"],
+    ["inspect of cross-site (out-of-process) iframes (observation.test.ts)", "the CDP engine reaches the frames of the page's own process only"],
+    ["challenge in action results, and the provider's solver state in challenge (challenge-detection.test.ts)", "actions do not classify the page yet; the CDP engine asks no provider solver API yet"],
   ];
   for (const [behaviour, why] of notYetOnCdp) {
     it.skipIf(_name === "CDP engine")(`${behaviour}${_name === "CDP engine" ? ` — skipped: ${why}` : " — covered by the Playwright engine's own tests"}`, () => {

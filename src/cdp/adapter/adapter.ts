@@ -40,6 +40,7 @@ import { cdpNotImplementedOps, cdpSupportedOps } from "./capabilities.js";
 import type { CdpCommandContext, CdpHandler } from "./context.js";
 import { dragHandlers } from "./drag-commands.js";
 import { inputHandlers } from "./input-commands.js";
+import { inspectionHandlers } from "./inspection.js";
 import { interactionHandlers } from "./interaction.js";
 import { navigationHandlers } from "./navigation.js";
 import { observationHandlers } from "./observation.js";
@@ -84,6 +85,7 @@ const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = {
   ...dragHandlers,
   ...observationHandlers,
   ...accessibilityHandlers,
+  ...inspectionHandlers,
 };
 
 /** Ops whose target script itself changes the page (a fill's value set, options selected, an element scrolled): losing its answer is an unknown outcome. */
@@ -133,7 +135,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
       ...(context.tenant === undefined ? {} : { tenant: context.tenant }),
       ...(signal ? { signal } : {}),
     });
-    return this.#attach(record, openTag, resolved.viewport, signal);
+    return this.#attach(record, openTag, resolved.viewport, signal, resolved.consoleText ?? false);
   }
 
   /** Provider sessions created with `openTag`. */
@@ -155,16 +157,16 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     if (!record || !(record.status === "RUNNING" || record.status === "PENDING")) {
       throw new NotFoundError(`${this.#provider.name} session ${found.id} is no longer running`);
     }
-    return this.#attach(record, found.openTag, resolved.viewport, signal);
+    return this.#attach(record, found.openTag, resolved.viewport, signal, resolved.consoleText ?? false);
   }
 
-  async #attach(record: ProviderSession, openTag: string, viewport: { width: number; height: number } | undefined, signal?: AbortSignal): Promise<BrowserHandle> {
+  async #attach(record: ProviderSession, openTag: string, viewport: { width: number; height: number } | undefined, signal?: AbortSignal, consoleText = false): Promise<BrowserHandle> {
     let connection: CdpConnection | undefined;
     try {
       if (!record.cdpUrl) throw new ProviderError(`${this.#provider.name} session ${record.id} has no CDP URL to connect to`);
       connection = await connectCdp(record.cdpUrl, { ...(this.#webSocket ? { webSocket: this.#webSocket } : {}), ...(signal ? { signal } : {}) });
       const size = viewport ?? record.viewport ?? { width: limits.viewport.widthDefault, height: limits.viewport.heightDefault };
-      const pages = await CdpPages.open(record.id, connection, size, new CdpSessionEvents(this.#now));
+      const pages = await CdpPages.open(record.id, connection, size, new CdpSessionEvents(this.#now, consoleText));
       const live = connection;
       const liveness = new LivenessProbe(async () => live.ended?.reason ?? void (await live.browser.send("Browser.getVersion")), this.#liveness);
       const session = { id: record.id, connection, pages, liveness };

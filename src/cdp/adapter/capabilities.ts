@@ -33,6 +33,10 @@ export const cdpSupportedOps: readonly CommandOp[] = [
   "text",
   "evaluate",
   "accessibility",
+  "inspect",
+  "content",
+  "diagnostics",
+  "challenge",
 ];
 
 /** The protocol's ops the CDP engine does not implement yet. */

@@ -10,11 +10,14 @@
  * dropped on every navigation.
  */
 import { ActionFailedError, SessionClosedError, TimeoutError, isSessionClosedError } from "../../errors.js";
+import type { PageChallenge } from "../../access/page-challenge.js";
+import type { DiagnosticsRing } from "../../protocol/diagnostics-ring.js";
 import type { RefRegistry } from "../../protocol/refs.js";
 import { limits } from "../../protocol/limits.js";
 import { CdpProtocolError } from "../call-errors.js";
 import type { CdpConnection } from "../connection.js";
 import type { CdpSession } from "../session.js";
+import { recordPageEvents } from "./page-events.js";
 import type { CdpSessionEvents } from "./session-events.js";
 
 /** The name of the engine's isolated world: page scripts cannot reach it, nor change the built-ins it uses. */
@@ -49,6 +52,18 @@ export class CdpPage {
   fromCache = false;
   /** A main-frame navigation was requested and has neither committed nor stopped. */
   navigationPending = false;
+  /** The session's ring of console messages, page errors, failed requests and dialogs (page-events.ts records into it). */
+  get diagnostics(): DiagnosticsRing {
+    return this.events.diagnostics;
+  }
+  /** Whether console messages and page errors are kept with their text (the session's `consoleText` open option). */
+  get consoleText(): boolean {
+    return this.events.consoleText;
+  }
+  /** The last main-frame document response: its status and headers (challenge detection reads them). */
+  document?: { status: number; headers: Record<string, string> };
+  /** Challenge detection on this page (see src/access/page-challenge.ts). */
+  readonly challenge: PageChallenge = { stale: false };
   #title: { navigations: number; title: string } | undefined;
   #world: number | undefined;
   readonly #lifecycle = new Map<string, Set<string>>();
@@ -60,6 +75,7 @@ export class CdpPage {
     this.viewport = viewport;
     this.events = events;
     this.#listen();
+    recordPageEvents(this);
   }
 
   /** Creates a blank page target on `connection`, attaches to it and sets it up (viewport, events, the isolated world). */
@@ -99,6 +115,8 @@ export class CdpPage {
         ({ executionContextId }) => executionContextId,
         () => undefined,
       ),
+      session.send("Network.enable"),
+      session.send("Log.enable"),
     ]);
     // A commit reported while the setup was under way is newer than the tree (answered from an older state).
     if (page.navigations === 0) {
@@ -182,7 +200,7 @@ export class CdpPage {
     });
     session.on("Page.javascriptDialogOpening", ({ type, message }) => {
       // Answered at once: by the one-shot policy if one is armed, else dismissed as unexpected.
-      session.send("Page.handleJavaScriptDialog", this.events.dialogOpened(type, message)).catch(() => undefined);
+      session.send("Page.handleJavaScriptDialog", this.events.dialogOpened(type, message, this.pageId)).catch(() => undefined);
       this.#notify();
     });
     session.on("Page.windowOpen", () => this.events.windowOpened());

@@ -184,11 +184,19 @@ export class CdpPages {
    */
   #guard(page: CdpPage, url = page.url): void {
     if (!refused(url)) return;
+    const text = refusalReason(url)!;
     if (this.#opened.has(page)) {
+      this.events.diagnostics.push({ kind: "popup-closed", pageId: page.pageId, url: sanitizeUrl(url), text });
       void this.#close(page.targetId).then(() => this.#gone(page.targetId));
     } else {
+      this.events.diagnostics.push({ kind: "navigation-blocked", pageId: page.pageId, url: sanitizeUrl(url), text });
       page.session.send("Page.navigate", { url: "about:blank" }).catch(() => undefined);
     }
+  }
+
+  /** Notes a window closed as it arrived because the session already has its limit of pages. */
+  #closedPastLimit(url: string): void {
+    this.events.diagnostics.push({ kind: "popup-closed", url: sanitizeUrl(url), text: `the session already has ${limits.pagesPerSession} pages, its limit` });
   }
 
   /** A target appeared in the browser: one opened by a page of this session is ours. */
@@ -196,6 +204,7 @@ export class CdpPages {
     if (info.type !== "page" || info.openerId === undefined || !this.#ours.has(info.openerId) || this.#ours.has(info.targetId)) return;
     this.#ours.add(info.targetId);
     if (this.#closed || this.#pages.size + this.#arriving.size + this.#ownPending >= limits.pagesPerSession) {
+      if (!this.#closed) this.#closedPastLimit(info.url);
       void this.#close(info.targetId);
       this.events.arrived();
       return;
@@ -217,6 +226,11 @@ export class CdpPages {
       return;
     }
     if (this.#closed || page.session.ended || refused(page.url) || this.#pages.size + this.#ownPending >= limits.pagesPerSession) {
+      if (!this.#closed && !page.session.ended) {
+        const reason = refused(page.url) ? refusalReason(page.url) : undefined;
+        if (reason === undefined) this.#closedPastLimit(page.url);
+        else this.events.diagnostics.push({ kind: "popup-closed", url: sanitizeUrl(page.url), text: reason });
+      }
       await this.#close(targetId);
       return;
     }

@@ -5,6 +5,7 @@
  * pages announced opening (`Page.windowOpen`) and the pages the site opened
  * that arrived (set up, or closed at once past the page limit).
  */
+import { DiagnosticsRing } from "../../protocol/diagnostics-ring.js";
 import { limits } from "../../protocol/limits.js";
 import type { DialogInfo } from "../../protocol/results.js";
 import { RefRegistry } from "../../protocol/refs.js";
@@ -35,8 +36,17 @@ export class CdpSessionEvents {
   #arrivals = 0;
   readonly #waiters = new Set<(force?: boolean) => void>();
 
-  /** `now` is the clock the dialog policy expires against (ms since the epoch). */
-  constructor(readonly now: () => number) {}
+  /** The session's ring of console messages, page errors, failed requests and dialogs, from all its pages. */
+  readonly diagnostics = new DiagnosticsRing();
+
+  /**
+   * `now` is the clock the dialog policy expires against (ms since the epoch);
+   * `consoleText` keeps console messages and page errors with their text.
+   */
+  constructor(
+    readonly now: () => number,
+    readonly consoleText = false,
+  ) {}
 
   mark(): SessionMark {
     return { dialogs: this.#dialogSeq, windowOpens: this.#windowOpens, arrivals: this.#arrivals };
@@ -50,7 +60,7 @@ export class CdpSessionEvents {
   }
 
   /** A dialog opened: decides with the policy (used up, armed or not) and records what was done. */
-  dialogOpened(type: string, message: string): DialogDecision {
+  dialogOpened(type: string, message: string, pageId: string): DialogDecision {
     const policy = this.#policy;
     this.#policy = undefined;
     const armed = policy !== undefined && policy.expiresAt > this.now();
@@ -62,6 +72,7 @@ export class CdpSessionEvents {
       unexpected: !armed,
     };
     this.#lastDialog = { seq: ++this.#dialogSeq, info };
+    this.diagnostics.push({ kind: "dialog", pageId, level: info.type, text: info.handled });
     return accept && policy.promptText !== undefined ? { accept, promptText: policy.promptText } : { accept };
   }
 

@@ -2,13 +2,13 @@ import { limits } from "../../protocol/limits.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import { snapshotAccessibility } from "../accessibility.js";
 import type { CommandHandlers } from "../command-context.js";
-import { truncateUtf8 } from "../diagnostics-ring.js";
+import { truncateUtf8 } from "../../protocol/utf8.js";
 import { readTextAndTitle } from "../visible-text.js";
 import { inspectPage } from "../inspect.js";
 import { evaluateAsJson } from "../evaluate-result.js";
 import { captureScreenshot } from "../screenshot.js";
 import { collectChallengeSignals } from "../challenge-signals.js";
-import { judgeChallenge } from "../page-challenge.js";
+import { judgeChallenge } from "../../access/page-challenge.js";
 
 /** inspect · accessibility · screenshot · text · content · evaluate · diagnostics · challenge */
 export const observationHandlers: CommandHandlers<

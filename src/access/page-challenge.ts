@@ -1,4 +1,4 @@
-import { classifyChallenge, type ChallengeSignals, type ChallengeState } from "../access/challenge.js";
+import { classifyChallenge, type ChallengeSignals, type ChallengeState } from "./challenge.js";
 import type { ChallengeResult, SolverSignal } from "../protocol/results.js";
 
 /** States where the site, not the agent, owns the page: a challenge, a block, a throttle. */

@@ -1,8 +1,9 @@
-import { limits } from "../protocol/limits.js";
-import type { DiagnosticsEvent, DiagnosticsResult } from "../protocol/results.js";
-
-export { truncateUtf8 } from "../protocol/utf8.js";
-import { truncateUtf8 } from "../protocol/utf8.js";
+/**
+ * The bounded ring of diagnostics events both engines keep per session. Web standards only.
+ */
+import { limits } from "./limits.js";
+import type { DiagnosticsEvent, DiagnosticsResult } from "./results.js";
+import { truncateUtf8 } from "./utf8.js";
 
 /** A bounded ring of diagnostics events (console, errors, failed requests, dialogs). */
 export class DiagnosticsRing {

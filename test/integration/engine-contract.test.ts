@@ -638,7 +638,8 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
       await expect(run(handle, { op: "waitFor", text: "Never shows", timeoutMs: 150 })).rejects.toThrow(/waitFor/);
       // An element that stays hidden (the Playwright engine says it timed out or that no element matches; the CDP engine that it is not visible).
       await expect(run(handle, { op: "waitFor", selector: "#hover-tip", timeoutMs: 150 })).rejects.toThrow(/Timeout 150ms exceeded|waited 150 ms/);
-      const ambiguous = await run(handle, { op: "waitFor", selector: "label", timeoutMs: 150 }).catch((caught: unknown) => caught);
+      // Ambiguity is found as soon as the elements are: the long timeout only gives a loaded machine time to find them.
+      const ambiguous = await run(handle, { op: "waitFor", selector: "label", timeoutMs: 5000 }).catch((caught: unknown) => caught);
       expect(ambiguous).toBeInstanceOf(AmbiguousTargetError);
     });
 

@@ -137,6 +137,7 @@ describe("station-browser-use mcp (stdio CLI)", () => {
     }
   });
 
+  // Several CLI processes start one after another: on a loaded machine each takes seconds.
   it("prints help on stdout, and refuses secrets as flags and a half-set worker environment without echoing them", async () => {
     const help = start(["--help"]);
     expect(await help.exit).toBe(0);
@@ -155,5 +156,5 @@ describe("station-browser-use mcp (stdio CLI)", () => {
       expect(run.stdout()).toBe("");
       expect(run.stderr()).not.toContain(secret);
     }
-  });
+  }, 120_000);
 });

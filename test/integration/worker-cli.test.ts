@@ -99,6 +99,7 @@ describe("station-browser-use worker (CLI)", () => {
     }
   });
 
+  // Several CLI processes start one after another: on a loaded machine each takes seconds.
   it("answers --help and --version, and refuses an unknown command with exit 2 naming the real ones", async () => {
     const help = start(["--help"], {});
     expect(await help.exit).toBe(0);
@@ -113,8 +114,9 @@ describe("station-browser-use worker (CLI)", () => {
     const unknown = start(["serve"], {});
     expect(await unknown.exit).toBe(2);
     expect(unknown.stderr()).toMatch(/unknown command "serve"; the commands are: worker, mcp/);
-  });
+  }, 120_000);
 
+  // Several CLI processes start one after another: on a loaded machine each takes seconds.
   it("refuses to start without a token, with a short one, or with a --token flag, never printing the secret", async () => {
     const missing = start(["worker", "--port", "0"], {});
     expect(await missing.exit).toBe(2);
@@ -138,5 +140,5 @@ describe("station-browser-use worker (CLI)", () => {
       expect(run.stdout() + run.stderr()).not.toContain(secret);
       expect(run.stdout() + run.stderr()).not.toContain(token);
     }
-  });
+  }, 120_000);
 });

@@ -28,12 +28,12 @@ afterAll(async () => {
 });
 
 /** Runs `command` and answers the serial round trips it took, and the methods it sent. */
-async function count(command: BrowserCommandInput): Promise<{ trips: number; methods: string[] }> {
+async function count(command: BrowserCommandInput): Promise<{ trips: number; methods: string[]; result: unknown }> {
   await relay.quiet(0);
   const start = relay.frames.length;
-  await browser.adapter.execute(handle, command);
+  const result = await browser.adapter.execute(handle, command);
   const frames: Frame[] = relay.frames.slice(start);
-  return { trips: serialRoundTrips(frames), methods: frames.filter((frame) => frame.kind === "command").map((frame) => frame.method!) };
+  return { trips: serialRoundTrips(frames), methods: frames.filter((frame) => frame.kind === "command").map((frame) => frame.method!), result };
 }
 
 describe("round trips of the CDP engine's commands (counting relay, real Chromium)", () => {
@@ -163,5 +163,29 @@ describe("round trips of the CDP engine's commands (counting relay, real Chromiu
     const { trips, methods } = await count({ op: "click", target: { by: "role", role: "link", name: "Second page" } });
     console.log(`navigating click: ${trips} (${methods.join(", ")})`);
     expect(trips).toBe(3);
+  });
+
+  it("reads the challenge signals with the title or the input's answer: a challenge page costs no extra round trip", async () => {
+    const plain = await count({ op: "navigate", url: browser.server.url("/form.html") });
+    const challenged = await count({ op: "navigate", url: browser.server.url("/challenge?page=challenge-clears.html") });
+    const press = await count({ op: "press", key: "Tab" });
+    // A same-document navigation the engine did not see: the document is read again, with the input's answer.
+    await browser.adapter.execute(handle, { op: "evaluate", expression: "history.pushState(null, '', '/challenge?pushed'); document.body.append(Object.assign(document.createElement('input'), { id: 'late' })); 1" });
+    const clickUnread = await count({ op: "click", selector: "#late" });
+    await browser.adapter.execute(handle, { op: "evaluate", expression: "history.pushState(null, '', '/challenge?again'); 1" });
+    const fillUnread = await count({ op: "fill", selector: "#late", value: "x" });
+    await browser.adapter.execute(handle, { op: "evaluate", expression: "history.pushState(null, '', '/challenge?more'); 1" });
+    const pressUnread = await count({ op: "press", selector: "#late", key: "Backspace" });
+    const counts = { plain, challenged, press, clickUnread, fillUnread, pressUnread };
+    console.log(Object.entries(counts).map(([op, { trips, methods }]) => `${op}: ${trips} (${methods.join(", ")})`).join("\n"));
+    expect(plain.result).not.toHaveProperty("challenge");
+    expect(challenged.trips).toBe(plain.trips);
+    for (const [op, counted] of Object.entries({ challenged, press, clickUnread, fillUnread, pressUnread })) {
+      expect([op, (counted.result as { challenge?: { state: string } }).challenge?.state]).toEqual([op, "challenge"]);
+    }
+    expect(press.trips).toBe(2);
+    expect(clickUnread.trips).toBe(2);
+    expect(fillUnread.trips).toBe(2);
+    expect(pressUnread.trips).toBe(2);
   });
 });

@@ -1,4 +1,4 @@
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { ActionFailedError, AmbiguousTargetError, CapacityError, NotFoundError, OutcomeUnknownError, StaleRefError, UrlPolicyError, ValidationError } from "../../src/errors.js";
 import type { BrowserAdapter, BrowserHandle } from "../../src/protocol/adapter.js";
 import { imageSize } from "../../src/protocol/image-size.js";
@@ -763,12 +763,86 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
     await browser.adapter.close(handle);
   });
 
+  /**
+   * Challenge detection in action results: read with the title once per
+   * document, or with the text after an action, and reported only when it
+   * is not `none` or `passive`.
+   */
+  describe("challenge detection after actions", () => {
+    let handle: BrowserHandle;
+    beforeAll(async () => {
+      handle = await browser.open();
+    });
+    afterAll(async () => {
+      await browser.adapter.close(handle);
+    });
+
+    it("says nothing on ordinary pages", async () => {
+      const result = await run(handle, { op: "navigate", url: browser.server.url("/form.html") });
+      expect(result).not.toHaveProperty("challenge");
+      const filled = await run(handle, { op: "fill", selector: "#user", value: "ada" });
+      expect(filled).not.toHaveProperty("challenge");
+    });
+
+    it("reports a challenge a click led to", async () => {
+      await run(handle, { op: "navigate", url: browser.server.url("/challenge-turns.html") });
+      const result = await run(handle, { op: "click", selector: "#to-challenge" });
+      expect(result.navigated).toBe(true);
+      expect(result.challenge).toMatchObject({ state: "challenge", vendor: "cloudflare", evidence: ["status 403", "header cf-mitigated: challenge"] });
+      // Still the challenge on the next action: it is reported while the page shows it.
+      const again = await run(handle, { op: "press", key: "Tab" });
+      expect(again.challenge).toMatchObject({ state: "challenge" });
+    });
+
+    it("reports a page a click turned into a challenge in place, from the text read after the action", async () => {
+      await run(handle, { op: "navigate", url: browser.server.url("/challenge-turns.html") });
+      const result = await run(handle, { op: "click", selector: "#become-challenge", textChange: true });
+      expect(result.navigated).toBe(false);
+      expect(result.challenge).toMatchObject({ state: "challenge", vendor: "cloudflare" });
+      expect(result.challenge?.evidence).toContain("marker cf-challenge-form");
+    });
+
+    it("reports a 429 throttle page after a navigation", async () => {
+      const result = await run(handle, { op: "navigate", url: browser.server.url("/throttled") });
+      expect(result.challenge).toMatchObject({ state: "rate_limited", evidence: ["status 429"] });
+    });
+
+    it("reports a challenge as solved once a navigation led to a page without it, once", async () => {
+      const shown = await run(handle, { op: "navigate", url: browser.server.url("/challenge?page=challenge-clears.html") });
+      expect(shown.challenge).toMatchObject({ state: "challenge", vendor: "cloudflare" });
+      expect(shown.challenge).not.toHaveProperty("solved");
+      const cleared = await run(handle, { op: "click", selector: "#continue" });
+      expect(cleared.navigated).toBe(true);
+      expect(cleared.challenge).toMatchObject({ state: "none", solved: { state: "challenge", vendor: "cloudflare" } });
+      expect(cleared.challenge?.evidence.at(-1)).toBe("the cloudflare challenge page navigated to one without it");
+      const later = await run(handle, { op: "press", key: "Tab" });
+      expect(later).not.toHaveProperty("challenge");
+    });
+
+    it("does not call a challenge solved when its markers go away without a navigation", async () => {
+      await run(handle, { op: "navigate", url: browser.server.url("/challenge?page=challenge-clears.html") });
+      await run(handle, { op: "evaluate", expression: "document.title = 'Welcome'; document.querySelector('#challenge-form').remove(); 1" });
+      const read = await run(handle, { op: "challenge" });
+      // The status and header of the document still say challenge: the site has not let the browser in.
+      expect(read).toMatchObject({ state: "challenge" });
+      expect(read).not.toHaveProperty("solved");
+    });
+
+    it("surfaces Browserbase's solver markers from the page console", async () => {
+      const shown = await run(handle, { op: "navigate", url: browser.server.url("/challenge?page=challenge-clears.html") });
+      expect(shown.challenge).toMatchObject({ state: "challenge", solver: { provider: "browserbase", state: "solving" } });
+      expect(await run(handle, { op: "challenge" })).toMatchObject({ solver: { provider: "browserbase", state: "solving" } });
+      const done = await run(handle, { op: "click", selector: "#solver-done" });
+      expect(done.navigated).toBe(true);
+      expect(done.challenge).toMatchObject({ state: "none", solved: { state: "challenge" }, solver: { provider: "browserbase", state: "finished" } });
+    });
+  });
+
   // Behaviour of the Playwright engine the CDP engine does not have yet (it refuses each with NotImplementedError).
   const notYetOnCdp: Array<[string, string]> = [
     ["frame-qualified refs and iframe content in accessibility snapshots (targets.test.ts, observation.test.ts)", "the CDP engine's snapshot is of the main document only; an iframe is a leaf"],
     ["iframe chains in targets (targets.test.ts)", "target.frame is not implemented yet"],
     ["inspect of cross-site (out-of-process) iframes (observation.test.ts)", "the CDP engine reaches the frames of the page's own process only"],
-    ["challenge in action results, and the provider's solver state in challenge (challenge-detection.test.ts)", "actions do not classify the page yet; the CDP engine asks no provider solver API yet"],
   ];
   for (const [behaviour, why] of notYetOnCdp) {
     it.skipIf(_name === "CDP engine")(`${behaviour}${_name === "CDP engine" ? ` — skipped: ${why}` : " — covered by the Playwright engine's own tests"}`, () => {

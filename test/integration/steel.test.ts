@@ -12,7 +12,11 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { CapacityError, OutcomeUnknownError, ProfileError, ProviderError } from "../../src/errors.js";
+import { CdpBrowserAdapter } from "../../src/cdp/adapter/index.js";
 import { PlaywrightBrowserAdapter } from "../../src/engine/adapter.js";
+import { nodeWebSocket } from "../../src/engine/node-websocket.js";
+import type { BrowserAdapter } from "../../src/protocol/adapter.js";
+import { createSteelRestProvider } from "../../src/providers/steel/rest.js";
 import { BrowserSessionManager } from "../../src/lifecycle/manager.js";
 import { createFileProfileStore, createSteelProvider } from "../../src/playwright.js";
 import { startCdpChromium, type CdpChromium } from "../helpers/cdp-chromium.js";
@@ -95,28 +99,40 @@ describe("Steel cloud, driven through the adapter", () => {
     await adapter.shutdown();
   });
 
-  it("surfaces Steel's captcha status in the challenge command's result, and leaves it out when Steel saw no captcha", async () => {
+  // Both engines ask Steel's captcha status with the challenge command, and only then.
+  const engines: Array<[string, () => BrowserAdapter]> = [
+    ["Playwright engine", () => new PlaywrightBrowserAdapter({ provider: createSteelProvider({ apiKey, baseURL: steelBase }) })],
+    ["CDP engine", () => new CdpBrowserAdapter({ provider: createSteelRestProvider({ apiKey, baseURL: steelBase }), webSocket: nodeWebSocket })],
+  ];
+  it.each(engines)("%s: surfaces Steel's captcha status in the challenge command's result, and leaves it out when Steel saw no captcha", async (_name, make) => {
     let answer: unknown[] = [{ isSolvingCaptcha: true, pageId: "p1", url: "https://example.test/", tasks: [{ status: "solving" }] }];
+    let asked = 0;
     server.use(
-      http.get(`${steelBase}/v1/sessions/:id/captchas/status`, ({ request }) =>
-        request.headers.get("steel-api-key") === apiKey ? HttpResponse.json(answer) : HttpResponse.json({ message: "unauthorized" }, { status: 401 }),
-      ),
+      http.get(`${steelBase}/v1/sessions/:id/captchas/status`, ({ request }) => {
+        asked++;
+        return request.headers.get("steel-api-key") === apiKey ? HttpResponse.json(answer) : HttpResponse.json({ message: "unauthorized" }, { status: 401 });
+      }),
       ...cloud.handlers,
     );
-    const adapter = new PlaywrightBrowserAdapter({ provider: createSteelProvider({ apiKey, baseURL: steelBase }) });
+    const adapter = make();
     const handle = await adapter.open();
     try {
-      await adapter.execute(handle, { op: "navigate", url: fixtures.url("/challenge") });
+      const navigated = await adapter.execute(handle, { op: "navigate", url: fixtures.url("/challenge") });
+      // An action result carries the page's own classification: the solver API is not asked after actions.
+      expect(navigated.challenge).toMatchObject({ state: "challenge", vendor: "cloudflare" });
+      expect(navigated.challenge).not.toHaveProperty("solver");
+      expect(asked).toBe(0);
       const solving = await adapter.execute(handle, { op: "challenge" });
       expect(solving).toMatchObject({ state: "challenge", vendor: "cloudflare", solver: { provider: "steel", state: "solving" } });
       answer = [{ isSolvingCaptcha: false, pageId: "p1", url: "https://example.test/", tasks: [{ status: "solved" }] }];
       expect(await adapter.execute(handle, { op: "challenge" })).toMatchObject({ solver: { provider: "steel", state: "finished" } });
       answer = [];
       expect(await adapter.execute(handle, { op: "challenge" })).not.toHaveProperty("solver");
+      expect(asked).toBe(3);
       expectNoKey(solving);
     } finally {
       await adapter.close(handle);
-      await adapter.shutdown();
+      await adapter.shutdown?.();
     }
   });
 

@@ -48,6 +48,7 @@ import { pageHandlers } from "./page-commands.js";
 import { CdpPages } from "./pages.js";
 import { CdpSessionEvents } from "./session-events.js";
 import { withTextChange } from "./text-change.js";
+import { withChallenge } from "./challenge-report.js";
 
 /** Options of {@link CdpBrowserAdapter}. */
 export interface CdpBrowserAdapterOptions {
@@ -217,7 +218,15 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     const page = session.pages.selected();
     const budgetMs = commandBudgetMs(parsed);
     // The command's own timeout bounds its waits in the page; its CDP calls get a margin past it for their answers.
-    const context: CdpCommandContext = { page, pages: session.pages, signal, deadlineAt: Date.now() + budgetMs + answerMarginMs, reached: false };
+    const solver = this.#provider.solver;
+    const context: CdpCommandContext = {
+      page,
+      pages: session.pages,
+      signal,
+      deadlineAt: Date.now() + budgetMs + answerMarginMs,
+      reached: false,
+      ...(solver ? { solverStatus: () => solver.status(handle.id, signal) } : {}),
+    };
     const mutating = !isObservationCommand(parsed);
     const navigationsBefore = page.navigations;
     // While the command runs, the browser is probed: a connection gone silent ends the session now.
@@ -229,7 +238,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
       });
     });
     try {
-      const run = withTextChange(handler)(context, parsed as never);
+      const run = withChallenge(withTextChange(handler))(context, parsed as never);
       return (await withDeadline(Promise.race([run, lost]), { op: parsed.op, mutating, budgetMs: budgetMs + this.#watchdogGraceMs, signal })) as CommandResult<Command["op"]>;
     } catch (error) {
       const failure = asStationError(error, parsed.op);

@@ -6,7 +6,7 @@
  */
 import { isTimeoutError } from "../../errors.js";
 import type { CommandOf, CommandOp } from "../../protocol/commands.js";
-import type { ActionResult, CommandResult } from "../../protocol/results.js";
+import type { ActionResult, CommandResult, SolverSignal } from "../../protocol/results.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import { cdpCallOf } from "../call-errors.js";
 import type { CdpCallOptions } from "../session.js";
@@ -26,6 +26,8 @@ export interface CdpCommandContext {
   deadlineAt: number;
   /** Set once input or a navigation request may have reached the page: a failure from then on is an unknown outcome. */
   reached: boolean;
+  /** The provider's captcha solver state for this session, where its API has one (Steel cloud); asked by `challenge` only. */
+  solverStatus?: (() => Promise<SolverSignal | undefined>) | undefined;
 }
 
 /** A handler of one op. */

@@ -16,7 +16,7 @@ import type { CdpCallOptions } from "../session.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
 import { checkedProbe, focusedMaySeePassword } from "./input-readiness.js";
 import { typeByKey } from "../../protocol/typing-cadence.js";
-import { actionTimeout, armWatch, inputSeenFallbackMs, sendInputAndAsk, sendInputAndWatch, typeCharacter } from "./interaction.js";
+import { actionTimeout, armWatch, inputSeenFallbackMs, sendInputAndAsk, sendInputAndReadDocument, sendInputAndWatch, typeCharacter } from "./interaction.js";
 import { typeSteps } from "./keys.js";
 import { assertInViewport, buttonBits, mouseAt, mouseMovedTo, stepsBetween } from "./mouse.js";
 import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
@@ -140,7 +140,7 @@ export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" 
     const mark = markOf(page);
     const point = { x: ready.x!, y: ready.y! };
     mouseMovedTo(page, point);
-    await sendInput(context, [(options) => page.session.send("Input.dispatchMouseEvent", { type: "mouseMoved", ...point, button: "none" }, options)]);
+    await sendInputAndReadDocument(context, [(options) => page.session.send("Input.dispatchMouseEvent", { type: "mouseMoved", ...point, button: "none" }, options)]);
     await settleAfterInput(context, mark);
     return describeAction(context, mark, ready.title);
   },

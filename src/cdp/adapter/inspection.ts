@@ -2,8 +2,9 @@
  * inspect · content · diagnostics · challenge on the CDP engine, with the
  * results of the Playwright engine's. inspect, content and challenge are one
  * serial round trip each (one call in the engine's isolated world; the
- * challenge's cookie names are asked at the same time); diagnostics reads the
- * page's ring and sends nothing.
+ * challenge's cookie names, and the provider's solver state where it has an
+ * API for it, are asked at the same time); diagnostics reads the page's ring
+ * and sends nothing.
  */
 import { ActionFailedError } from "../../errors.js";
 import { domSignalsExpression, signalsOf, type DomSignals } from "../../access/challenge-dom-signals.js";
@@ -44,6 +45,8 @@ export const inspectionHandlers: CdpHandlers<"inspect" | "content" | "diagnostic
   // Reads only. Noted as the page's latest classification, so that a challenge left behind by a navigation reads as solved.
   async challenge(context) {
     const { page } = context;
+    // The provider's solver state (a REST call) is asked at the same time; failing, it is left out.
+    const provided = context.solverStatus?.().catch(() => undefined);
     const url = page.url;
     const navigations = page.navigations;
     const timeoutMs = Math.max(1, context.deadlineAt - Date.now());
@@ -61,6 +64,7 @@ export const inspectionHandlers: CdpHandlers<"inspect" | "content" | "diagnostic
     const names = page.url === url ? await cookies : undefined;
     const result = judgeChallenge(page.challenge, signalsOf(page, dom, names ?? dom.cookies), navigations);
     page.challenge.last!.result = page.challenge.last!.plain;
-    return result;
+    const solver = await provided;
+    return solver && !result.solver ? { ...result, solver } : result;
   },
 };

@@ -6,6 +6,7 @@
  */
 import type { CdpCallOptions } from "../session.js";
 import { limits } from "../../protocol/limits.js";
+import { domSignalsExpression, type DomSignals } from "../../access/challenge-dom-signals.js";
 import { callInPage } from "../../protocol/evaluate-encoding.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
 import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
@@ -37,13 +38,32 @@ export async function sendInputAndWatch(context: CdpCommandContext, calls: Array
   return typeof title === "string" ? title : undefined;
 }
 
-/** Sends the input and, in the same round trip, `expression` (in the isolated world); answers its value, undefined when its document went away. */
+/**
+ * Sends the input and, in the same round trip, `expression` (in the isolated
+ * world); answers its value, undefined when its document went away. A
+ * document whose challenge signals are not read yet (it navigated by itself
+ * since the last action, say) is read with it, after the input as the
+ * Playwright engine reads it, at no extra round trip.
+ */
 export async function sendInputAndAsk(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>, expression: string): Promise<unknown> {
+  const { page } = context;
+  const navigations = page.navigations;
+  const readDocument = !page.challengeRead;
+  const asked = readDocument ? `Promise.resolve(${expression}).then((answer) => ({ answer, document: ${domSignalsExpression} }))` : expression;
   const sent = sendInput(context, calls);
   // Its document gone (the input navigated), it is not asked again: the title is read from the new one.
-  const seen = context.page.evaluateInWorld(expression, context.deadlineAt, true).catch(() => undefined);
+  const seen = page.evaluateInWorld(asked, context.deadlineAt, true).catch(() => undefined);
   await sent;
-  return seen;
+  if (!readDocument) return seen;
+  const answered = (await seen) as { answer?: unknown; document?: DomSignals } | undefined;
+  if (typeof answered?.document === "object" && answered.document !== null) page.noteDocument(answered.document, navigations);
+  return answered?.answer;
+}
+
+/** Sends the input; a document whose challenge signals are not read yet is read in the same round trip ({@link sendInputAndAsk}). */
+export async function sendInputAndReadDocument(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>): Promise<void> {
+  if (context.page.challengeRead) await sendInput(context, calls);
+  else await sendInputAndAsk(context, calls, "null");
 }
 
 /** Types one character as Playwright's `pressSequentially` does (a key pressed, or the character inserted). */
@@ -96,9 +116,9 @@ export const interactionHandlers: CdpHandlers<"click" | "fill" | "press"> = {
       // The script set the value of a date, colour or range input itself.
       context.reached = true;
     } else if (ready.fill === "insert") {
-      await sendInput(context, [(options) => page.session.send("Input.insertText", { text: command.value }, options)]);
+      await sendInputAndReadDocument(context, [(options) => page.session.send("Input.insertText", { text: command.value }, options)]);
     } else {
-      await sendInput(context, pressEvents("Delete").map((event) => (options) => page.session.send("Input.dispatchKeyEvent", event, options)));
+      await sendInputAndReadDocument(context, pressEvents("Delete").map((event) => (options) => page.session.send("Input.dispatchKeyEvent", event, options)));
     }
     await settleAfterInput(context, mark);
     return { ...(await describeAction(context, mark, ready.title)), sensitive: ready.sensitive ?? true };

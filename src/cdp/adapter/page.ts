@@ -10,7 +10,8 @@
  * dropped on every navigation.
  */
 import { ActionFailedError, SessionClosedError, TimeoutError, isSessionClosedError } from "../../errors.js";
-import type { PageChallenge } from "../../access/page-challenge.js";
+import { domSignalsExpression, signalsOf, type DomSignals } from "../../access/challenge-dom-signals.js";
+import { judgeChallenge, type PageChallenge } from "../../access/page-challenge.js";
 import type { DiagnosticsRing } from "../../protocol/diagnostics-ring.js";
 import type { RefRegistry } from "../../protocol/refs.js";
 import { limits } from "../../protocol/limits.js";
@@ -286,14 +287,45 @@ export class CdpPage {
     if (navigations === this.navigations) this.#title = { navigations, title };
   }
 
-  /** The current document's title: known already (unless `fresh`), or read now in the isolated world (one round trip). */
+  /**
+   * Whether the challenge classification of the current document is known
+   * and still holds: read on this document, and no response hinted at a
+   * challenge since (as the Playwright engine's `titleOf` decides).
+   */
+  get challengeRead(): boolean {
+    return this.challenge.last?.navigations === this.navigations && !this.challenge.stale;
+  }
+
+  /**
+   * Keeps what one read of the DOM signals showed (`navigations` as when the
+   * read began): the title, and the challenge classification of the
+   * document. A read from a document since replaced is dropped; one of a
+   * document still being parsed is read again by the next action.
+   */
+  noteDocument(dom: DomSignals, navigations: number): void {
+    if (navigations !== this.navigations) return;
+    this.noteTitle(dom.title, navigations);
+    judgeChallenge(this.challenge, signalsOf(this, dom), navigations);
+    if (dom.loading) this.challenge.stale = true;
+  }
+
+  /**
+   * The current document's title: known already (unless `fresh`, or the
+   * document's challenge signals are not read yet or a response hinted at a
+   * challenge since), or read now in the isolated world with the challenge
+   * signals, in one round trip (as the Playwright engine reads them with the
+   * title, once per document).
+   */
   async title(deadlineAt: number, fresh = false): Promise<string> {
-    if (!fresh && this.#title?.navigations === this.navigations) return this.#title.title;
+    if (!fresh && this.challengeRead && this.#title?.navigations === this.navigations) return this.#title.title;
     const navigations = this.navigations;
-    const title = await this.evaluateInWorld("document.title", deadlineAt);
-    const text = typeof title === "string" ? title : "";
-    this.noteTitle(text, navigations);
-    return text;
+    const dom = (await this.evaluateInWorld(domSignalsExpression, deadlineAt)) as DomSignals | null;
+    if (typeof dom !== "object" || dom === null || typeof dom.title !== "string") {
+      this.noteTitle("", navigations);
+      return "";
+    }
+    this.noteDocument(dom, navigations);
+    return dom.title;
   }
 }
 

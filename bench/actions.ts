@@ -9,7 +9,11 @@
  *
  * Each round runs fill, click, press and an observation (visible text) on
  * every path; the order of the paths rotates every round so no path always
- * goes first. Prints per-op medians, p90 and the ratio of medians to raw.
+ * goes first. Prints per-op medians, p90 and the ratio of medians to raw, and
+ * beside it the paired ratio: the median over rounds of each time against raw's
+ * time of the same action in the same round, which a machine whose speed
+ * drifts during the run moves less (see bench/paired-ratio.ts); for all ops
+ * together, of each round's total against raw's.
  * Every path uses the defaults a user gets: nothing is switched off here.
  *
  * Run: `npx tsx bench/actions.ts [rounds]` (default 50 rounds = 200 actions a path).
@@ -24,6 +28,7 @@ import { BrowserSessionManager } from "../src/lifecycle/manager.js";
 import type { BrowserCommandInput } from "../src/protocol/commands.js";
 import { createBrowserWorker } from "../src/worker/index.js";
 import { formCommand, formPage as page, rawFormAction } from "./form-actions.js";
+import { pairedRatio, quantile } from "./paired-ratio.js";
 
 const rounds = Number(process.argv[2] ?? 50);
 const ops = ["fill", "click", "press", "observe"] as const;
@@ -101,23 +106,21 @@ async function main(): Promise<void> {
     }
   }
 
-  const quantile = (values: number[], q: number) => {
-    const sorted = [...values].sort((a, b) => a - b);
-    return sorted[Math.min(sorted.length - 1, Math.floor(q * (sorted.length - 1)))] ?? NaN;
-  };
   const raw = times.get(paths[0]!.name)!;
+  /** Each round's time for all ops together (so the paired figure of all ops weighs each op by its time, as the sums a caller waits do). */
+  const roundTotals = (byOp: Map<Op, number[]>) => Array.from({ length: rounds }, (_, round) => ops.reduce((sum, op) => sum + byOp.get(op)![round]!, 0));
   console.log(`Action overhead, ${rounds} rounds (${rounds * ops.length} actions a path), ${new Date().toISOString()}`);
-  console.log(["path", ...ops.map((op) => `${op} median/p90 ms (×raw)`), "all ops median ×raw"].join(" | "));
+  console.log(["path", ...ops.map((op) => `${op} median/p90 ms (×raw, paired)`), "all ops median ×raw", "all ops paired ×raw (round totals)"].join(" | "));
   for (const path of paths) {
     const mine = times.get(path.name)!;
     const cells = ops.map((op) => {
       const median = quantile(mine.get(op)!, 0.5);
       const ratio = median / quantile(raw.get(op)!, 0.5);
-      return `${median.toFixed(2)}/${quantile(mine.get(op)!, 0.9).toFixed(2)} (${ratio.toFixed(2)}×)`;
+      return `${median.toFixed(2)}/${quantile(mine.get(op)!, 0.9).toFixed(2)} (${ratio.toFixed(2)}×, ${pairedRatio(mine.get(op)!, raw.get(op)!).toFixed(2)}×)`;
     });
     const all = ops.flatMap((op) => mine.get(op)!);
     const allRaw = ops.flatMap((op) => raw.get(op)!);
-    console.log([path.name, ...cells, `${(quantile(all, 0.5) / quantile(allRaw, 0.5)).toFixed(2)}×`].join(" | "));
+    console.log([path.name, ...cells, `${(quantile(all, 0.5) / quantile(allRaw, 0.5)).toFixed(2)}×`, `${pairedRatio(roundTotals(mine), roundTotals(raw)).toFixed(2)}×`].join(" | "));
   }
   for (const path of paths) await path.close();
   await new Promise((resolve) => workerServer.close(resolve));

@@ -88,4 +88,16 @@ export interface BrowserProvider {
   solver?: { status(id: string, signal?: AbortSignal): Promise<SolverSignal | undefined> };
   /** The provider's file API for staged uploads; without it, staging is refused as not implemented. */
   files?: ProviderFiles;
+  /**
+   * Resolves once a session's browser can be connected to (self-hosted Steel
+   * launches it after its create answered); without it, at once. An engine
+   * that connects to `cdpUrl` itself waits on it first.
+   */
+  awaitLaunched?(id: string, signal?: AbortSignal): Promise<void>;
+  /**
+   * The URL to connect to a session's browser with, its credential included
+   * (Steel appends the API key to the bare `websocketUrl`); without it, the
+   * session's `cdpUrl`. It carries the credential: never log or return it.
+   */
+  cdpConnectUrl?(session: ProviderSession): string | undefined;
 }

@@ -390,6 +390,43 @@ describe("self-hosted Steel (steel-browser), driven through the adapter", () => 
     }
   });
 
+  it("the CDP engine connects with the key appended, on cloud, and only once a self-hosted browser has launched", async () => {
+    // What URL each connection was made to, and the launching state then.
+    const connected: Array<{ url: string; launchPolls: number }> = [];
+    let sessions: FakeSteel["sessions"] | undefined;
+    const webSocket: typeof nodeWebSocket = (url, request) => {
+      connected.push({ url, launchPolls: [...(sessions?.values() ?? [])][0]?.launchPolls ?? -1 });
+      return nodeWebSocket(url, request);
+    };
+    server.use(...cloud.handlers);
+    const cloudAdapter = new CdpBrowserAdapter({ provider: createSteelRestProvider({ apiKey, baseURL: steelBase }), webSocket });
+    const cloudHandle = await cloudAdapter.open();
+    try {
+      expect(connected.map((each) => each.url)).toEqual([`${chrome.wsUrl}?sessionId=${cloudHandle.id}&apiKey=${apiKey}`]);
+      const navigated = await cloudAdapter.execute(cloudHandle, { op: "navigate", url: fixtures.url("/") });
+      expect(navigated.title).toBe("Fixture home");
+      expectNoKey(cloudHandle, navigated);
+    } finally {
+      await cloudAdapter.close(cloudHandle);
+      await cloudAdapter.shutdown();
+    }
+    server.resetHandlers();
+    connected.length = 0;
+    const local = createFakeSteel({ selfHosted: true, websocketUrl: () => chrome.wsUrl, launchPolls: 2 });
+    sessions = local.sessions;
+    server.use(...local.handlers);
+    const localAdapter = new CdpBrowserAdapter({ provider: createSteelRestProvider({ baseURL: steelBase, selfHosted: true, sleep: fakeSleep().sleep }), webSocket });
+    const localHandle = await localAdapter.open();
+    try {
+      // steel-browser reads live while it launches: the connection waits until live-details answers.
+      expect(connected).toEqual([{ url: chrome.wsUrl, launchPolls: 0 }]);
+      expect(local.requestsTo("GET", `/v1/sessions/${localHandle.id}/live-details`)).toHaveLength(3);
+    } finally {
+      await localAdapter.close(localHandle);
+      await localAdapter.shutdown();
+    }
+  });
+
   it("the page viewport is the one asked for, on the first page and on pages opened later", async () => {
     const local = createFakeSteel({ selfHosted: true, websocketUrl: () => chrome.wsUrl });
     server.use(...local.handlers);

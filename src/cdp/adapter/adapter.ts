@@ -165,7 +165,10 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     let connection: CdpConnection | undefined;
     try {
       if (!record.cdpUrl) throw new ProviderError(`${this.#provider.name} session ${record.id} has no CDP URL to connect to`);
-      connection = await connectCdp(record.cdpUrl, { ...(this.#webSocket ? { webSocket: this.#webSocket } : {}), ...(signal ? { signal } : {}) });
+      // The provider's own URL for the connection carries its credential (Steel's key); the record's never does.
+      await this.#provider.awaitLaunched?.(record.id, signal);
+      const url = this.#provider.cdpConnectUrl?.(record) ?? record.cdpUrl;
+      connection = await connectCdp(url, { ...(this.#webSocket ? { webSocket: this.#webSocket } : {}), ...(signal ? { signal } : {}) });
       const size = viewport ?? record.viewport ?? { width: limits.viewport.widthDefault, height: limits.viewport.heightDefault };
       const pages = await CdpPages.open(record.id, connection, size, new CdpSessionEvents(this.#now, consoleText));
       const live = connection;

@@ -67,16 +67,27 @@ export class StationBrowserError extends Error {
   }
 }
 
-/** The constructor of an error class of the family that carries nothing but its message. */
-export interface StationBrowserErrorClass {
-  new (message: string, options?: StationBrowserErrorOptions): StationBrowserError;
-  readonly prototype: StationBrowserError;
+/**
+ * The constructor of an error class of the family made by `errorClass`: a
+ * message and options, which may carry the detail fields `Details` the class
+ * has (read-only properties of its errors, undefined when not given).
+ */
+export interface StationBrowserErrorClass<Details extends StationBrowserErrorDetails = Record<never, never>> {
+  new (message: string, options?: StationBrowserErrorOptions & Details): StationBrowserErrorWith<Details>;
+  readonly prototype: StationBrowserErrorWith<Details>;
 }
+
+/** An error of the family with the read-only detail fields `Details` (undefined when not given). */
+export type StationBrowserErrorWith<Details extends StationBrowserErrorDetails> = StationBrowserError & {
+  readonly [Key in keyof Details]-?: Details[Key] | undefined;
+};
 
 /**
  * An error class of the family with its own code and nothing else (one line
  * per class instead of one block), named after its code: `not_found` →
- * `NotFoundError`.
+ * `NotFoundError`. The detail fields a class carries are its code's in
+ * {@link errorFamily}, set from the options by the base constructor; a class
+ * with details says their type with {@link StationBrowserErrorClass}.
  */
 /* @__NO_SIDE_EFFECTS__ */
 function errorClass(code: StationBrowserErrorCode): StationBrowserErrorClass {
@@ -106,14 +117,9 @@ export const BusyError = errorClass("busy");
 export type BusyError = StationBrowserError;
 
 /** Thrown when no more sessions may be opened (local limit or provider 429). */
-export class CapacityError extends StationBrowserError {
-  /** How long the provider asked to wait before trying again (ms), when it said (a 429's `retry-after`). */
-  declare readonly retryAfterMs: number | undefined;
-  constructor(message: string, options?: StationBrowserErrorOptions & { retryAfterMs?: number | undefined }) {
-    super("capacity", message, options);
-    this.name = "CapacityError";
-  }
-}
+export const CapacityError = errorClass("capacity") as StationBrowserErrorClass<{ retryAfterMs?: number | undefined }>;
+/** How long the provider asked to wait before trying again (`retryAfterMs`, ms), when it said (a 429's `retry-after`). */
+export type CapacityError = InstanceType<typeof CapacityError>;
 
 /**
  * Thrown when an action may not run yet: its profile's pacing budget is
@@ -121,14 +127,9 @@ export class CapacityError extends StationBrowserError {
  * site throttled it, or the wait for its turn would be longer than allowed.
  * Nothing was sent to the page. `retryAfterMs` says when it may run.
  */
-export class RateLimitedError extends StationBrowserError {
-  /** How long until the action may run (ms), when known. */
-  declare readonly retryAfterMs: number | undefined;
-  constructor(message: string, options?: StationBrowserErrorOptions & { retryAfterMs?: number | undefined }) {
-    super("rate_limited", message, options);
-    this.name = "RateLimitedError";
-  }
-}
+export const RateLimitedError = errorClass("rate_limited") as StationBrowserErrorClass<{ retryAfterMs?: number | undefined }>;
+/** `retryAfterMs`: how long until the action may run (ms), when known. */
+export type RateLimitedError = InstanceType<typeof RateLimitedError>;
 
 /** Thrown when a session, page, download or other resource does not exist. */
 export const NotFoundError = errorClass("not_found");
@@ -142,18 +143,9 @@ export type ControlLeaseError = StationBrowserError;
  * Thrown when an action may have been dispatched but its completion could not
  * be confirmed. It is never retried automatically.
  */
-export class OutcomeUnknownError extends StationBrowserError {
-  /** What to check: the method that may have run and the ids it concerned, when known. */
-  declare readonly method: string | undefined;
-  declare readonly sessionId: string | undefined;
-  declare readonly openTag: string | undefined;
-  declare readonly checkpointId: string | undefined;
-  declare readonly recordingId: string | undefined;
-  constructor(message: string, options?: StationBrowserErrorOptions & OutcomeUnknownDetails) {
-    super("outcome_unknown", message, options);
-    this.name = "OutcomeUnknownError";
-  }
-}
+export const OutcomeUnknownError = errorClass("outcome_unknown") as StationBrowserErrorClass<OutcomeUnknownDetails>;
+/** What to check: the method that may have run and the ids it concerned (`method`, `sessionId`, …), when known. */
+export type OutcomeUnknownError = InstanceType<typeof OutcomeUnknownError>;
 
 /** The structured part of an {@link OutcomeUnknownError}. */
 export interface OutcomeUnknownDetails {
@@ -165,14 +157,9 @@ export interface OutcomeUnknownDetails {
 }
 
 /** Thrown when a hosted provider's API answers with an error. */
-export class ProviderError extends StationBrowserError {
-  declare readonly status: number | undefined;
-  declare readonly requestId: string | undefined;
-  constructor(message: string, details: { status?: number; requestId?: string } & StationBrowserErrorOptions = {}) {
-    super("provider", message, details);
-    this.name = "ProviderError";
-  }
-}
+export const ProviderError = errorClass("provider") as StationBrowserErrorClass<{ status?: number | undefined; requestId?: string | undefined }>;
+/** `status` and `requestId`: the provider's HTTP status and request id, when known. */
+export type ProviderError = InstanceType<typeof ProviderError>;
 
 /** Thrown when an operation does not finish within its time limit. */
 export const TimeoutError = errorClass("timeout");

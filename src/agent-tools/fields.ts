@@ -1,5 +1,5 @@
 import * as v from "valibot";
-import { targetKindMessage, targetOptions, type Target } from "../protocol/target.js";
+import { createTargetOptions, targetKindMessage, targetText, type Target } from "../protocol/target.js";
 
 /**
  * Field schemas the tools share. They are the protocol's own schemas (so a
@@ -37,9 +37,17 @@ export const sessionField = () =>
 export const refExample = "e12";
 export const refsExplained = `each interactive element has a ref (e.g. [${refExample}]) to pass as target; each observe makes the page's older refs stale`;
 
+/**
+ * The protocol's locator options, with the role checked as a non-empty
+ * string: the backend (worker or manager) parses the whole command again
+ * and refuses an unknown role with the protocol's message, which the tools
+ * name as `input.….role`. The role list stays out of the `/agent` bundle.
+ */
+export const toolTargetOptions = createTargetOptions(targetText("role"));
+
 /** The protocol's schema of a ref (`e12`, `f1e3`). */
 export function refSchema() {
-  const option = targetOptions.find((candidate) => candidate.entries.by.literal === "ref");
+  const option = toolTargetOptions.find((candidate) => candidate.entries.by.literal === "ref");
   if (!option || !("ref" in option.entries)) throw new Error("the protocol's target has no ref form");
   return option.entries.ref;
 }
@@ -52,8 +60,8 @@ export function refSchema() {
  */
 function locatorSchema(input: unknown): v.GenericSchema {
   const by = typeof input === "object" && input !== null ? (input as { by?: unknown }).by : undefined;
-  const kinds = targetOptions.map((option) => option.entries.by.literal);
-  return targetOptions.find((option) => option.entries.by.literal === by) ?? v.looseObject({ by: v.picklist(kinds, targetKindMessage) }, targetKindMessage);
+  const kinds = toolTargetOptions.map((option) => option.entries.by.literal);
+  return toolTargetOptions.find((option) => option.entries.by.literal === by) ?? v.looseObject({ by: v.picklist(kinds, targetKindMessage) }, targetKindMessage);
 }
 
 /**
@@ -64,7 +72,7 @@ function locatorSchema(input: unknown): v.GenericSchema {
  */
 export const targetField = (description: string) =>
   described(
-    v.lazy((input: unknown) => (typeof input === "string" ? refSchema() : locatorSchema(input))) as v.GenericSchema<string | Target, string | Target>,
+    v.lazy((input: unknown) => (typeof input === "string" ? refSchema() : locatorSchema(input))) as v.GenericSchema<string | ToolTarget, string | ToolTarget>,
     description,
   );
 
@@ -74,7 +82,10 @@ export function definedOnly<T extends Record<string, unknown>>(record: T): Parti
 }
 
 /** The protocol target of a parsed target field. */
-export const toTarget = (value: string | Target): Target => (typeof value === "string" ? { by: "ref", ref: value } : value);
+export const toTarget = (value: string | ToolTarget): Target => (typeof value === "string" ? { by: "ref", ref: value } : (value as Target));
+
+/** A locator as the tools parse it (any non-empty role: the backend checks it). */
+export type ToolTarget = v.InferOutput<(typeof toolTargetOptions)[number]>;
 
 /** Descriptions of the fields of a locator object, by field name (`value` by locator kind). */
 const locatorFieldDescriptions: Record<string, string> = {

@@ -1,6 +1,5 @@
 import type * as v from "valibot";
-import { targetOptions } from "../protocol/target.js";
-import { refSchema, targetJsonSchema } from "./fields.js";
+import { refSchema, targetJsonSchema, toolTargetOptions } from "./fields.js";
 import type { ToolInputSchema } from "./types.js";
 
 /**
@@ -129,7 +128,7 @@ const noLazy = (): Json => {
 
 /** JSON Schema of a target field (the tools' only lazy schema). */
 const targetSchema = (): Json =>
-  targetJsonSchema(convert(refSchema() as unknown as Node, noLazy), { oneOf: targetOptions.map((option) => convert(option as unknown as Node, noLazy)) });
+  targetJsonSchema(convert(refSchema() as unknown as Node, noLazy), { oneOf: toolTargetOptions.map((option) => convert(option as unknown as Node, noLazy)) });
 
 /**
  * The JSON Schema (draft-07) of a tool's valibot input schema, as models and

@@ -45,27 +45,35 @@ const targetCommon = {
   ),
 };
 
+/**
+ * The ways of finding an element, one strict object per `by`, with `role`
+ * checked by `role`. Pure: the `/agent` tools build their own with a plain
+ * string role (the backend parses the whole command again and refuses an
+ * unknown role naming the field), so the role list stays out of that bundle.
+ */
+/* @__NO_SIDE_EFFECTS__ */
+export function createTargetOptions<const Role extends v.GenericSchema<string, string>>(role: Role) {
+  return [
+    v.strictObject({ by: v.literal("selector"), selector: targetText("selector"), ...targetCommon }),
+    v.strictObject({ by: v.literal("role"), role, name: v.optional(targetText("accessible name")), ...targetCommon }),
+    v.strictObject({ by: v.literal("text"), value: targetText("text"), ...targetCommon }),
+    v.strictObject({ by: v.literal("label"), value: targetText("label"), ...targetCommon }),
+    v.strictObject({ by: v.literal("placeholder"), value: targetText("placeholder"), ...targetCommon }),
+    v.strictObject({ by: v.literal("testId"), value: targetText("test id"), ...targetCommon }),
+    v.strictObject({
+      by: v.literal("ref"),
+      ref: v.pipe(
+        targetText("ref"),
+        v.regex(/^(?:f\d+)?e\d+$/, "expected a ref from an accessibility snapshot, like e12 or f1e3"),
+      ),
+    }),
+  ] as const;
+}
+
 /** The ways of finding an element: one strict object per `by` (the options of {@link TargetSchema}). */
-export const targetOptions = [
-  v.strictObject({ by: v.literal("selector"), selector: targetText("selector"), ...targetCommon }),
-  v.strictObject({
-    by: v.literal("role"),
-    role: v.picklist(ariaRoles, "expected an ARIA role such as button, link, textbox, checkbox"),
-    name: v.optional(targetText("accessible name")),
-    ...targetCommon,
-  }),
-  v.strictObject({ by: v.literal("text"), value: targetText("text"), ...targetCommon }),
-  v.strictObject({ by: v.literal("label"), value: targetText("label"), ...targetCommon }),
-  v.strictObject({ by: v.literal("placeholder"), value: targetText("placeholder"), ...targetCommon }),
-  v.strictObject({ by: v.literal("testId"), value: targetText("test id"), ...targetCommon }),
-  v.strictObject({
-    by: v.literal("ref"),
-    ref: v.pipe(
-      targetText("ref"),
-      v.regex(/^(?:f\d+)?e\d+$/, "expected a ref from an accessibility snapshot, like e12 or f1e3"),
-    ),
-  }),
-] as const;
+export const targetOptions = /* @__PURE__ */ createTargetOptions(
+  /* @__PURE__ */ v.picklist(ariaRoles, "expected an ARIA role such as button, link, textbox, checkbox"),
+);
 
 /** What a target with an unknown `by` is told. */
 export const targetKindMessage = 'expected "by" to be one of "selector", "role", "text", "label", "placeholder", "testId", "ref"';

@@ -117,6 +117,9 @@ describe.each(backends)("agent tools over $name", ({ backend }) => {
     expect(stale.text).toContain("call station_browser_observe and use its new refs");
     const invalid = await call("click", { target: "button-1" });
     expect(invalid.text).toBe("error: input.target: expected a ref from an accessibility snapshot, like e12 or f1e3");
+    // The tools leave the role to the backend, which parses the whole command: refused, named as the model gave it.
+    const role = await call("click", { target: { by: "role", role: "buton", name: "Sign in" } });
+    expect(role.text).toBe("error: input.target.role: expected an ARIA role such as button, link, textbox, checkbox");
   });
 
   it("types text and presses a key, hovers, scrolls and drags", async () => {

@@ -23,8 +23,9 @@
  * the same text, the CDP engine's refs name the same elements, so its
  * coverage is the Playwright engine's; where they differ, the run prints the
  * first differing line. Its pages load without the Playwright side's routing:
- * the corpus server answers 404 to every other request on 127.0.0.1, other
- * hosts do not resolve (no internet), and frames are not read by the CDP
+ * the corpus server answers 404 to every other request on 127.0.0.1, and no
+ * other host resolves (`--host-resolver-rules`), so those requests fail at
+ * once as the Playwright side's 404s do. Frames are not read by the CDP
  * engine yet, so pages with iframes are counted apart.
  *
  * Pages: the corpus when present; else (or with `--builtin`) a small
@@ -67,6 +68,13 @@ const pageTimeoutMs = 45_000;
 const navigationTimeoutMs = 15_000;
 const actionTimeoutMs = 5_000;
 const mebibyte = 1024 * 1024;
+/**
+ * The CDP engine's Chromium resolves no host but 127.0.0.1: the Playwright
+ * side answers every request but the page with a 404 at once, and without
+ * this a page's requests to the internet (absent here) hang until the load
+ * times out, so the page under the CDP engine is caught still loading.
+ */
+const offlineHosts = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1";
 
 interface PageResult {
   file: string;
@@ -124,7 +132,7 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: findChromium(), args: [...closedNetworkArgs] });
   const provider = createCorpusProvider(browser, origin);
   const adapter = new PlaywrightBrowserAdapter({ provider });
-  const cdpChromium = await launchCdpChromium();
+  const cdpChromium = await launchCdpChromium({ args: [offlineHosts] });
   const cdpAdapter = new CdpBrowserAdapter({ provider: relayProvider(cdpChromium.wsUrl), webSocket: nodeWebSocket });
   const started = Date.now();
   const results: PageResult[] = [];

@@ -41,18 +41,24 @@ export function compareEngines(playwright: string, cdp: { snapshot: string; byte
 /** A page as the summary needs it: the Playwright engine's bytes and the CDP engine's comparison. */
 export interface ComparedPage {
   engineBytes: number;
+  /** The Playwright engine's coverage of the page's labelled login elements (login pages only). */
+  coverage?: { covered: number; total: number };
   cdp?: EngineComparison;
 }
 
 /** The summary lines (label, value) of the CDP engine over every page both engines measured. */
 export function summarizeEngines(pages: readonly ComparedPage[]): Array<[string, string]> {
-  const compared = pages.filter((page): page is Required<ComparedPage> => page.cdp !== undefined);
+  const compared = pages.filter((page): page is ComparedPage & { cdp: EngineComparison } => page.cdp !== undefined);
   const failed = compared.filter((page) => page.cdp.error !== undefined);
   const measured = compared.filter((page) => page.cdp.error === undefined);
   const withFrames = measured.filter((page) => page.cdp.frames > 0);
-  const differ = (list: readonly Required<ComparedPage>[]) => list.filter((page) => !page.cdp.identical).length;
+  const differ = (list: readonly { cdp: EngineComparison }[]) => list.filter((page) => !page.cdp.identical).length;
   const larger = measured.filter((page) => page.cdp.bytes > page.engineBytes);
-  const total = (pick: (page: Required<ComparedPage>) => number) => measured.reduce((sum, page) => sum + pick(page), 0);
+  const total = (pick: (page: ComparedPage & { cdp: EngineComparison }) => number) => measured.reduce((sum, page) => sum + pick(page), 0);
+  // Where the text is the same, so are the elements its refs name: the Playwright engine's coverage is the CDP engine's.
+  const scored = measured.filter((page) => page.coverage !== undefined);
+  const unscored = scored.filter((page) => !page.cdp.identical);
+  const covered = scored.filter((page) => page.cdp.identical).reduce((sum, page) => sum + page.coverage!.covered, 0);
   return [
     ["CDP engine pages measured", `${measured.length} of ${compared.length}${failed.length ? ` (${failed.length} failed)` : ""}`],
     ["CDP = Playwright engine (text)", `${measured.length - differ(measured)} of ${measured.length}`],
@@ -62,6 +68,10 @@ export function summarizeEngines(pages: readonly ComparedPage[]): Array<[string,
     ],
     ["  differing, with frames", `${differ(withFrames)} of ${withFrames.length} (expected until the CDP engine reads frames)`],
     ["bytes total   pw engine / CDP", `${total((page) => page.engineBytes)} / ${total((page) => page.cdp.bytes)}`],
+    [
+      "coverage CDP (same text)",
+      `${covered}/${scored.reduce((sum, page) => sum + page.coverage!.total, 0)}${unscored.length ? ` (${unscored.length} differing login page${unscored.length === 1 ? "" : "s"} not scored)` : ""}`,
+    ],
     ["CDP larger on", `${larger.length} of ${measured.length} pages${larger.length ? ` (${larger.filter((page) => page.cdp.frames > 0).length} with frames)` : ""}`],
   ];
 }

@@ -409,7 +409,13 @@ function printSummary(results: readonly PageResult[], milliseconds: number): voi
     ["refs changed between snapshots", String(measured.reduce((sum, result) => sum + result.unstableRefs, 0))],
     ["full-form port identical", `${measured.filter((result) => result.fullFormMatches).length} of ${measured.length}`],
     ["engine = scored rendering", `${measured.filter((result) => result.engineMatches).length} of ${measured.length}`],
-    ...summarizeEngines(measured.map((result) => ({ engineBytes: result.agentBytes, ...(result.cdp ? { cdp: result.cdp } : {}) }))),
+    ...summarizeEngines(
+      measured.map((result) => ({
+        engineBytes: result.agentBytes,
+        ...(result.agentCoverage ? { coverage: result.agentCoverage } : {}),
+        ...(result.cdp ? { cdp: result.cdp } : {}),
+      })),
+    ),
     ["total time", `${(milliseconds / 1000).toFixed(1)} s`],
   ];
   console.log("\nsummary (ours: the Playwright engine; cdp: the CDP engine on the same pages; * marks pages with frames)");

@@ -16,10 +16,10 @@ describe("bench:observe, the CDP engine against the Playwright engine", () => {
     expect(long.firstDifference?.cdp).toBe(`${"y".repeat(70)}…`);
   });
 
-  it("counts same and differing pages with and without frames, failures, totals and the pages where the CDP engine is larger", () => {
-    const same = { engineBytes: 50, cdp: compareEngines(playwright, { snapshot: playwright, bytes: 50 }, 0, 1) };
+  it("counts same and differing pages with and without frames, failures, totals, coverage where the text is the same and the pages where the CDP engine is larger", () => {
+    const same = { engineBytes: 50, coverage: { covered: 3, total: 3 }, cdp: compareEngines(playwright, { snapshot: playwright, bytes: 50 }, 0, 1) };
     const framed = { engineBytes: 60, cdp: compareEngines(playwright, { snapshot: "other", bytes: 40 }, 2, 1) };
-    const larger = { engineBytes: 30, cdp: compareEngines(playwright, { snapshot: "larger", bytes: 35 }, 0, 1) };
+    const larger = { engineBytes: 30, coverage: { covered: 2, total: 3 }, cdp: compareEngines(playwright, { snapshot: "larger", bytes: 35 }, 0, 1) };
     const failed = { engineBytes: 10, cdp: { bytes: 0, identical: false, frames: 0, milliseconds: 1, error: "page timed out" } };
     const notRun = { engineBytes: 99 };
     expect(Object.fromEntries(summarizeEngines([same, framed, larger, failed, notRun]))).toEqual({
@@ -28,6 +28,7 @@ describe("bench:observe, the CDP engine against the Playwright engine", () => {
       "  differing, without frames": "1 of 2",
       "  differing, with frames": "1 of 1 (expected until the CDP engine reads frames)",
       "bytes total   pw engine / CDP": "140 / 125",
+      "coverage CDP (same text)": "3/6 (1 differing login page not scored)",
       "CDP larger on": "1 of 3 pages (0 with frames)",
     });
   });

@@ -416,7 +416,7 @@ function printEngines(rows: readonly PageRow[]): void {
     ["bytes total      cdp / ours", `${cdpBytes} / ${oursBytes}`],
     ["median bytes     cdp / ours", `${median(rows.map((row) => row.cdp.bytes))} / ${median(rows.map((row) => row.ours.bytes))}`],
     ["cdp larger on", larger.length ? `${larger.length} of ${rows.length} pages: ${larger.map((row) => `${row.file} +${row.cdp.bytes - row.ours.bytes}${row.cdp.success ? "" : " (failed flow)"}`).join(", ")}` : `0 of ${rows.length} pages`],
-    ["  of those, flows that succeeded", String(larger.filter((row) => row.cdp.success).length)],
+    ["  of those, succeeded", String(larger.filter((row) => row.cdp.success).length)],
   ];
   console.log("\nthe CDP engine (cdp: the same tools and flow as ours, on the CDP engine over local Chromium)");
   for (const [label, value] of summary) console.log(`  ${label.padEnd(30)} ${value}`);

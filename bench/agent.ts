@@ -1,5 +1,5 @@
 /**
- * Agent benchmark: a scripted login over login pages, through two real MCP
+ * Agent benchmark: a scripted login over login pages, through three real MCP
  * servers side by side, each started as a child process and driven over stdio
  * by an MCP client (bench/mcp-sides.ts), on the same system Chromium with the
  * same closed-network flags; pages are served on 127.0.0.1 (nothing reaches
@@ -13,7 +13,7 @@
  *   only if it does not), browser_fill_form with both fields, browser_click
  *   (or browser_press_key Enter).
  *
- * Both pick fields with the same policy, from the refs of their own answers,
+ * All pick fields with the same policy, from the refs of their own answers,
  * by accessible role and name (placeholder and preceding text as fallbacks),
  * never by `data-fathom`. Scoring reads the `data-fathom` ground truth in the
  * page (bench/login-server.ts): a run succeeds when a click or submit lands on

@@ -1,5 +1,5 @@
 /**
- * Agent benchmark: a scripted login over login pages, through two real MCP
+ * Agent benchmark: a scripted login over login pages, through three real MCP
  * servers side by side, each started as a child process and driven over stdio
  * by an MCP client (bench/mcp-sides.ts), on the same system Chromium with the
  * same closed-network flags; pages are served on 127.0.0.1 (nothing reaches
@@ -13,7 +13,7 @@
  *   only if it does not), browser_fill_form with both fields, browser_click
  *   (or browser_press_key Enter).
  *
- * Both pick fields with the same policy, from the refs of their own answers,
+ * All pick fields with the same policy, from the refs of their own answers,
  * by accessible role and name (placeholder and preceding text as fallbacks),
  * never by `data-fathom`. Scoring reads the `data-fathom` ground truth in the
  * page (bench/login-server.ts): a run succeeds when a click or submit lands on
@@ -34,7 +34,7 @@ import path from "node:path";
 import { builtinLoginPages } from "./builtin-login-pages.js";
 import { corpusDir, corpusPresent, readCorpusManifest } from "./corpus.js";
 import { startLoginServer, type LoginPage, type LoginServer } from "./login-server.js";
-import { startOurs, startPlaywrightMcp, type McpSide, type ToolAnswer } from "./mcp-sides.js";
+import { startOurs, startOursOnCdp, startPlaywrightMcp, type McpSide, type ToolAnswer } from "./mcp-sides.js";
 
 const pageTimeoutMs = 90_000;
 /** How long after the submit the recorder's post may take to arrive. */
@@ -77,6 +77,8 @@ const emptyRun = (): Run => ({ calls: 0, bytes: 0, success: false, note: "", byT
 interface PageRow {
   file: string;
   ours: Run;
+  /** Ours on the CDP engine. */
+  cdp: Run;
   playwright: Run;
 }
 
@@ -309,6 +311,7 @@ async function main(): Promise<void> {
   console.log(`${pages.length} login pages from ${source}`);
   const server = await startLoginServer(pages);
   const ours = await startOurs();
+  const cdp = await startOursOnCdp();
   const theirs = await startPlaywrightMcp();
   const rows: PageRow[] = [];
   const timedOut: Run = { ...emptyRun(), note: `timed out after ${pageTimeoutMs} ms` };
@@ -317,13 +320,14 @@ async function main(): Promise<void> {
   try {
     for (const page of pages) {
       const oursRun = await withTimeout(runOurs(ours, server, page.file, `o${++runs}`), timedOut);
+      const cdpRun = await withTimeout(runOurs(cdp, server, page.file, `c${runs}`), timedOut);
       const theirRun = await withTimeout(runPlaywright(theirs, server, page.file, `p${runs}`), timedOut);
-      const row = { file: page.file, ours: oursRun, playwright: theirRun };
+      const row = { file: page.file, ours: oursRun, cdp: cdpRun, playwright: theirRun };
       rows.push(row);
       printRow(row);
     }
   } finally {
-    await Promise.all([ours.stop(), theirs.stop()]);
+    await Promise.all([ours.stop(), cdp.stop(), theirs.stop()]);
     await server.close();
   }
   printSummary(rows, Date.now() - started);
@@ -332,17 +336,20 @@ async function main(): Promise<void> {
 let headerPrinted = false;
 function printRow(row: PageRow): void {
   if (!headerPrinted) {
-    console.log(["page".padEnd(22), "ours calls", "bytes", "ok", "  pw calls", "bytes", "ok", "ratio", "  notes"].join(" "));
+    console.log(["page".padEnd(22), "ours calls", "bytes", "ok", " cdp calls", "bytes", "ok", "  pw calls", "bytes", "ok", "ratio", "  notes"].join(" "));
     headerPrinted = true;
   }
-  const { ours, playwright } = row;
-  const notes = [ours.note && `ours: ${ours.note}`, playwright.note && `pw: ${playwright.note}`].filter(Boolean).join("; ");
+  const { ours, cdp, playwright } = row;
+  const notes = [ours.note && `ours: ${ours.note}`, cdp.note && `cdp: ${cdp.note}`, playwright.note && `pw: ${playwright.note}`].filter(Boolean).join("; ");
   console.log(
     [
       row.file.padEnd(22),
       String(ours.calls).padStart(10),
       String(ours.bytes).padStart(6),
       (ours.success ? "yes" : "NO").padStart(3),
+      String(cdp.calls).padStart(10),
+      String(cdp.bytes).padStart(6),
+      (cdp.success ? "yes" : "NO").padStart(3),
       String(playwright.calls).padStart(10),
       String(playwright.bytes).padStart(6),
       (playwright.success ? "yes" : "NO").padStart(3),
@@ -386,6 +393,39 @@ function printSummary(rows: readonly PageRow[], elapsedMs: number): void {
   printKinds(rows);
   const met = oursOk >= pwOk && oursBytes * 5 <= pwBytes;
   console.log(`  ${"target (success ≥, bytes ≤ 1/5)".padEnd(30)} ${met ? "met" : "NOT met"}`);
+  printEngines(rows);
+}
+
+/**
+ * Ours on the CDP engine against ours on the Playwright engine (issue 17:
+ * success equal, bytes no larger): totals, the pages where they part, and
+ * bytes per action kind.
+ */
+function printEngines(rows: readonly PageRow[]): void {
+  const sum = (pick: (row: PageRow) => number) => rows.reduce((total, row) => total + pick(row), 0);
+  const cdpBytes = sum((row) => row.cdp.bytes);
+  const oursBytes = sum((row) => row.ours.bytes);
+  const cdpOk = rows.filter((row) => row.cdp.success).length;
+  const oursOk = rows.filter((row) => row.ours.success).length;
+  const parted = rows.filter((row) => row.cdp.success !== row.ours.success);
+  const larger = rows.filter((row) => row.cdp.bytes > row.ours.bytes);
+  const summary: [string, string][] = [
+    ["success          cdp / ours", `${cdpOk} / ${oursOk}`],
+    ["success differs on", parted.length ? parted.map((row) => `${row.file} (cdp ${row.cdp.success ? "yes" : "no"})`).join(", ") : "no page"],
+    ["tool calls total cdp / ours", `${sum((row) => row.cdp.calls)} / ${sum((row) => row.ours.calls)}`],
+    ["bytes total      cdp / ours", `${cdpBytes} / ${oursBytes}`],
+    ["median bytes     cdp / ours", `${median(rows.map((row) => row.cdp.bytes))} / ${median(rows.map((row) => row.ours.bytes))}`],
+    ["cdp larger on", larger.length ? `${larger.length} of ${rows.length} pages: ${larger.map((row) => `${row.file} +${row.cdp.bytes - row.ours.bytes}${row.cdp.success ? "" : " (failed flow)"}`).join(", ")}` : `0 of ${rows.length} pages`],
+    ["  of those, succeeded", String(larger.filter((row) => row.cdp.success).length)],
+  ];
+  console.log("\nthe CDP engine (cdp: the same tools and flow as ours, on the CDP engine over local Chromium)");
+  for (const [label, value] of summary) console.log(`  ${label.padEnd(30)} ${value}`);
+  for (const kind of actionKinds) {
+    const total = (pick: (row: PageRow) => Run) => rows.reduce((bytes, row) => bytes + (pick(row).byKind[kind] ?? []).reduce((a, b) => a + b, 0), 0);
+    console.log(`  ${`bytes ${kind}`.padEnd(17)}${"cdp / ours".padEnd(13)} ${total((row) => row.cdp)} / ${total((row) => row.ours)}`);
+  }
+  const met = cdpOk === oursOk && parted.length === 0 && cdpBytes <= oursBytes;
+  console.log(`  ${"target (success =, bytes ≤)".padEnd(30)} ${met ? "met" : "NOT met"}`);
 }
 
 /**

@@ -3,6 +3,8 @@
  * and driven over stdio by an MCP client (`@modelcontextprotocol/sdk`):
  *
  * - ours: `station-browser-use mcp` (src/worker/cli.ts mcp), local Chromium;
+ * - ours on the CDP engine: the same tools on the CDP engine over local
+ *   Chromium (bench/cdp-mcp.ts);
  * - theirs: the real `@playwright/mcp` (pinned devDependency), headless,
  *   isolated in-memory profile, on the same Chromium with the same
  *   closed-network flags (`--no-sandbox` when root), via its `--config` file.
@@ -56,6 +58,12 @@ async function connect(name: string, command: string, args: string[], cwd: strin
 export function startOurs(): Promise<McpSide> {
   const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
   return connect("ours", tsx, [path.join(repoRoot, "src/worker/cli.ts"), "mcp", "--max-sessions", "1"], repoRoot, async () => undefined);
+}
+
+/** The same tools as {@link startOurs}, on the CDP engine (bench/cdp-mcp.ts). */
+export function startOursOnCdp(): Promise<McpSide> {
+  const tsx = path.join(repoRoot, "node_modules/.bin/tsx");
+  return connect("cdp", tsx, [path.join(repoRoot, "bench/cdp-mcp.ts")], repoRoot, async () => undefined);
 }
 
 /** `@playwright/mcp` 0.0.83, headless and isolated, on the system Chromium. */

@@ -16,6 +16,18 @@
  *   run checks that this output equals the engine's once refs are blanked.
  * The engine never reads `data-fathom`; only this benchmark does.
  *
+ * The CDP engine (`CdpBrowserAdapter`, issue 17) runs the same pages in the
+ * same run, on a Chromium of its own (`launchCdpChromium`, the local CDP
+ * provider's launch): its `{ op: "accessibility" }` result is compared with
+ * the Playwright engine's, bytes and text (refs included). Where the two are
+ * the same text, the CDP engine's refs name the same elements, so its
+ * coverage is the Playwright engine's; where they differ, the run prints the
+ * first differing line. Its pages load without the Playwright side's routing:
+ * the corpus server answers 404 to every other request on 127.0.0.1, and no
+ * other host resolves (`--host-resolver-rules`), so those requests fail at
+ * once as the Playwright side's 404s do. Frames are not read by the CDP
+ * engine yet, so pages with iframes are counted apart.
+ *
  * Pages: the corpus when present; else (or with `--builtin`) a small
  * generated set, the login pages of bench/builtin-login-pages.ts and the
  * article pages of bench/builtin-article-pages.ts, whose figures are not the
@@ -27,7 +39,9 @@
  */
 import type { AddressInfo } from "node:net";
 import { chromium, type Page } from "playwright-core";
-import { PlaywrightBrowserAdapter, closedNetworkArgs, findChromium } from "../src/playwright.js";
+import { CdpBrowserAdapter } from "../src/cdp.js";
+import { PlaywrightBrowserAdapter, closedNetworkArgs, findChromium, nodeWebSocket } from "../src/playwright.js";
+import { launchCdpChromium } from "../src/providers/local/cdp-chromium.js";
 import {
   corpusDir,
   corpusPresent,
@@ -47,11 +61,20 @@ import { renderAgentForm } from "../src/protocol/aria/agent-form.js";
 import { renderFullForm } from "../src/protocol/aria/full-form.js";
 import { builtinArticlePages } from "./builtin-article-pages.js";
 import { builtinLoginPages } from "./builtin-login-pages.js";
+import { compareEngines, summarizeEngines, type EngineComparison } from "./engine-compare.js";
+import { relayProvider } from "./relay-sides.js";
 
 const pageTimeoutMs = 45_000;
 const navigationTimeoutMs = 15_000;
 const actionTimeoutMs = 5_000;
 const mebibyte = 1024 * 1024;
+/**
+ * The CDP engine's Chromium resolves no host but 127.0.0.1: the Playwright
+ * side answers every request but the page with a 404 at once, and without
+ * this a page's requests to the internet (absent here) hang until the load
+ * times out, so the page under the CDP engine is caught still loading.
+ */
+const offlineHosts = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1";
 
 interface PageResult {
   file: string;
@@ -76,6 +99,12 @@ interface PageResult {
   engineMatches: boolean;
   milliseconds: number;
   error?: string;
+  /** The Playwright engine's snapshot, to compare the CDP engine's with. */
+  engineSnapshot: string;
+  /** Child frames of the page (the CDP engine does not read frames yet). */
+  frames: number;
+  /** The CDP engine on the same page. */
+  cdp?: EngineComparison;
 }
 
 /** The built-in pages: generated login pages (with their ground truth) and article pages. */
@@ -103,19 +132,48 @@ async function main(): Promise<void> {
   const browser = await chromium.launch({ executablePath: findChromium(), args: [...closedNetworkArgs] });
   const provider = createCorpusProvider(browser, origin);
   const adapter = new PlaywrightBrowserAdapter({ provider });
+  const cdpChromium = await launchCdpChromium({ args: [offlineHosts] });
+  const cdpAdapter = new CdpBrowserAdapter({ provider: relayProvider(cdpChromium.wsUrl), webSocket: nodeWebSocket });
   const started = Date.now();
   const results: PageResult[] = [];
   try {
     for (const corpusPage of pages) {
       const result = await measureWithTimeout(adapter, provider, origin, corpusPage);
+      if (!result.error) result.cdp = await measureCdp(cdpAdapter, `${origin}/pages/${corpusPage.file}`, result);
       results.push(result);
       printRow(result);
     }
   } finally {
     await browser.close();
+    await cdpAdapter.shutdown().catch(() => {});
+    await cdpChromium.close();
     server.close();
   }
   printSummary(results, Date.now() - started);
+}
+
+/** The CDP engine's agent form of the same page, against the Playwright engine's (same viewport as the corpus contexts: Playwright's default 1280×720). */
+async function measureCdp(adapter: CdpBrowserAdapter, pageUrl: string, engine: PageResult): Promise<EngineComparison> {
+  const started = Date.now();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let handle: Awaited<ReturnType<CdpBrowserAdapter["open"]>> | undefined;
+  try {
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`page timed out after ${pageTimeoutMs} ms`)), pageTimeoutMs);
+    });
+    const measured = (async () => {
+      handle = await adapter.open({ viewport: { width: 1280, height: 720 } });
+      await adapter.execute(handle, { op: "navigate", url: pageUrl, timeoutMs: navigationTimeoutMs }).catch(() => {});
+      const result = await adapter.execute(handle, { op: "accessibility" });
+      return compareEngines(engine.engineSnapshot, result, engine.frames, Date.now() - started);
+    })();
+    return await Promise.race([measured, timeout]);
+  } catch (error) {
+    return { bytes: 0, identical: false, frames: engine.frames, milliseconds: Date.now() - started, error: error instanceof Error ? error.message : String(error) };
+  } finally {
+    clearTimeout(timer);
+    if (handle) await adapter.close(handle).catch(() => {});
+  }
 }
 
 async function measureWithTimeout(
@@ -200,6 +258,8 @@ async function measure(
     fullFormMatches: fullForm.snapshot === text,
     engineMatches: withoutRefs(engine.snapshot) === withoutRefs(agent.snapshot),
     milliseconds: Date.now() - started,
+    engineSnapshot: engine.snapshot,
+    frames: page.frames().length - 1,
   };
 }
 
@@ -233,6 +293,8 @@ function failedResult(corpusPage: CorpusPage, started: number, error: unknown): 
     engineMatches: false,
     milliseconds: Date.now() - started,
     error: error instanceof Error ? error.message : String(error),
+    engineSnapshot: "",
+    frames: 0,
   };
 }
 
@@ -255,6 +317,8 @@ function printRow(result: PageResult): void {
     ["our cov", 7],
     ["refs pw/ours", 12],
     ["ms", 6],
+    ["cdp", 7],
+    ["cdp=ours", 8],
   ] as const;
   if (!headerPrinted) {
     console.log(columns.map(([title, width], index) => (index ? title.padStart(width) : title.padEnd(width))).join(" "));
@@ -270,6 +334,7 @@ function printRow(result: PageResult): void {
     result.fullFormMatches ? "" : "full-form port differs",
     result.engineMatches ? "" : "engine result differs from the scored rendering",
     result.interactiveOnlyRefsDiffer ? "interactiveOnly printed other refs" : "",
+    cdpNote(result),
   ].filter(Boolean);
   const cells = [
     result.file.padEnd(44),
@@ -280,8 +345,21 @@ function printRow(result: PageResult): void {
     formatCoverage(result.agentCoverage).padStart(7),
     `${result.playwrightRefs}/${result.agentRefs}`.padStart(12),
     String(result.milliseconds).padStart(6),
+    (result.cdp?.error ? "FAILED" : String(result.cdp?.bytes ?? "-")).padStart(7),
+    (result.cdp?.error ? "-" : result.cdp?.identical ? "same" : `differs${result.frames ? "*" : ""}`).padStart(8),
   ];
   console.log(cells.join(" ") + (notes.length ? `  (${notes.join("; ")})` : ""));
+}
+
+/** What the row says of the CDP engine beyond its cells: its failure, or where its snapshot first differs. */
+function cdpNote(result: PageResult): string {
+  const cdp = result.cdp;
+  if (!cdp) return "";
+  if (cdp.error) return `CDP engine failed: ${cdp.error.split("\n")[0]}`;
+  const difference = cdp.firstDifference;
+  if (!difference) return "";
+  const frames = result.frames ? `, ${result.frames} frame${result.frames === 1 ? "" : "s"} (expected)` : "";
+  return `CDP differs at line ${difference.line}${frames}: pw ${JSON.stringify(difference.playwright)} / cdp ${JSON.stringify(difference.cdp)}`;
 }
 
 function median(values: readonly number[]): number {
@@ -331,9 +409,16 @@ function printSummary(results: readonly PageResult[], milliseconds: number): voi
     ["refs changed between snapshots", String(measured.reduce((sum, result) => sum + result.unstableRefs, 0))],
     ["full-form port identical", `${measured.filter((result) => result.fullFormMatches).length} of ${measured.length}`],
     ["engine = scored rendering", `${measured.filter((result) => result.engineMatches).length} of ${measured.length}`],
+    ...summarizeEngines(
+      measured.map((result) => ({
+        engineBytes: result.agentBytes,
+        ...(result.agentCoverage ? { coverage: result.agentCoverage } : {}),
+        ...(result.cdp ? { cdp: result.cdp } : {}),
+      })),
+    ),
     ["total time", `${(milliseconds / 1000).toFixed(1)} s`],
   ];
-  console.log("\nsummary");
+  console.log("\nsummary (ours: the Playwright engine; cdp: the CDP engine on the same pages; * marks pages with frames)");
   for (const [label, value] of summary) console.log(`  ${(label as string).padEnd(32)} ${value}`);
   printKinds(measured);
 }

@@ -52,14 +52,14 @@ export const benchmarks: Record<BenchName, Benchmark> = {
     args: (options) => (options.rounds ? [String(Math.ceil(options.rounds / 2))] : []),
   },
   observe: {
-    title: "Observation size",
+    title: "Observation size (the Playwright engine, and the CDP engine on the same pages)",
     script: "bench:observe",
     file: "bench/observe.ts",
     args: (options) => (options.builtin ? ["--builtin"] : []),
     withoutCorpus: "The corpus is absent: these figures are on bench:observe's built-in generated pages (bench/builtin-login-pages.ts, bench/builtin-article-pages.ts), not the corpus.",
   },
   agent: {
-    title: "Agent login flow against @playwright/mcp",
+    title: "Agent login flow against @playwright/mcp (ours on the Playwright engine and on the CDP engine)",
     script: "bench:agent",
     file: "bench/agent.ts",
     args: (options) => [...(options.pages ? ["--pages", String(options.pages)] : []), ...(options.builtin ? ["--builtin"] : [])],

@@ -10,6 +10,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ValidationError } from "../../errors.js";
 import type { BrowserProvider, ProviderSession } from "../types.js";
 import { findChromium } from "./find-chromium.js";
 import { closedNetworkArgs } from "./launch-settings.js";
@@ -24,8 +25,32 @@ export interface CdpChromium {
   close(): Promise<void>;
 }
 
+/** Options of {@link launchCdpChromium}. */
+export interface LaunchCdpChromiumOptions {
+  /**
+   * More Chromium flags, after the launcher's own (each `--name` or
+   * `--name=value`), e.g. `--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1`.
+   * The flags the launcher sets for the CDP endpoint and profile are refused.
+   */
+  args?: readonly string[];
+}
+
+/** Flags the launcher owns: where CDP listens and which profile it uses. */
+const launcherFlags = /^--(?:remote-debugging-(?:address|port|pipe)|user-data-dir)(?:=|$)/;
+
+function readArgs(args: readonly string[]): string[] {
+  return args.map((arg, index) => {
+    if (typeof arg !== "string" || !/^--[a-z0-9][a-z0-9-]*(?:=|$)/i.test(arg)) {
+      throw new ValidationError(`options.args[${index}]`, "expected a Chromium flag, --name or --name=value");
+    }
+    if (launcherFlags.test(arg)) throw new ValidationError(`options.args[${index}]`, `${arg.split("=")[0]} is set by the launcher`);
+    return arg;
+  });
+}
+
 /** Starts a headless Chromium listening for CDP on a free loopback port (its own profile directory, removed on close). */
-export async function launchCdpChromium(): Promise<CdpChromium> {
+export async function launchCdpChromium(options: LaunchCdpChromiumOptions = {}): Promise<CdpChromium> {
+  const extraArgs = readArgs(options.args ?? []);
   const userDataDir = await mkdtemp(join(tmpdir(), "station-cdp-"));
   const child = spawn(
     findChromium(),
@@ -40,6 +65,7 @@ export async function launchCdpChromium(): Promise<CdpChromium> {
       "--disable-popup-blocking",
       `--user-data-dir=${userDataDir}`,
       ...closedNetworkArgs,
+      ...extraArgs,
       "about:blank",
     ],
     { stdio: ["ignore", "ignore", "pipe"], env: { PATH: process.env.PATH ?? "", HOME: userDataDir } },

@@ -16,7 +16,7 @@ import { withRefNumbersHidden } from "../helpers/snapshot-refs.js";
 const playwright = useBrowser();
 const cdp = useCdpBrowser();
 
-const pages = ["/aria-forms.html", "/form.html", "/index.html", "/second.html", "/visible-text.html", "/shadow-password.html", "/live-target.html"];
+const pages = ["/aria-forms.html", "/form.html", "/index.html", "/second.html", "/visible-text.html", "/shadow-password.html", "/live-target.html", "/targets.html"];
 const options: Array<Omit<Extract<BrowserCommandInput, { op: "accessibility" }>, "op">> = [
   {},
   { interactiveOnly: true },

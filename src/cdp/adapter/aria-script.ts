@@ -27,13 +27,17 @@ export interface AriaSnapshotRequest {
   /** The text shown instead of a password field's value. */
   hiddenText: string;
   /** Cut the tree below this depth (the full form; the agent form limits depth itself). */
-  depth?: number;
+  depth?: number | undefined;
+  /** What the refs of this frame start with: "" in the main frame, `f<n>` in an iframe (set by {@link snapshotFrames}). */
+  refPrefix?: string;
 }
 
 /** What it answers: the nodes (aria-json shape) and the refs of password fields that show a value. */
 export interface AriaSnapshotAnswer {
   nodes: unknown[];
   passwords: string[];
+  /** The iframes the nodes show, with their depth (for the depth left to their own snapshots); dropped by {@link snapshotFrames}. */
+  frames?: Array<{ ref: string; depth: number }>;
 }
 
 /** Where the isolated world keeps the refs of its latest snapshot (read by the target script). */
@@ -74,7 +78,7 @@ export function snapshotAria(request: AriaSnapshotRequest, roles: AriaRoles, nam
     if (!node.box.visible || !node.pointer) return;
     const number = ((world[counterKey] as number | undefined) ?? 0) + 1;
     world[counterKey] = number;
-    node.ref = `e${number}`;
+    node.ref = `${request.refPrefix ?? ""}e${number}`;
     refs.set(node.ref, node.element);
     refOf.set(node.element, node.ref);
   };
@@ -250,7 +254,9 @@ export function snapshotAria(request: AriaSnapshotRequest, roles: AriaRoles, nam
   exit(root);
 
   // The JSON, as ariaSnapshotJSON answers it.
+  const frames: Array<{ ref: string; depth: number }> = [];
   const toJson = (node: Node, depth: number, cursorAllowed: boolean): Record<string, unknown> => {
+    if (node.role === "iframe" && node.ref) frames.push({ ref: node.ref, depth });
     const out: Record<string, unknown> = { role: node.role };
     if (node.name) out.name = node.name;
     if (node.checked === true || node.checked === "mixed") out.checked = node.checked;
@@ -290,7 +296,77 @@ export function snapshotAria(request: AriaSnapshotRequest, roles: AriaRoles, nam
   };
   nodes.forEach(collect);
   world["__stationAriaRefs"] = shown;
-  return { nodes, passwords: passwords.filter((ref) => shown.has(ref)) };
+  return { nodes, passwords: passwords.filter((ref) => shown.has(ref)), frames };
+}
+
+/**
+ * Runs in the top document (isolated world). Self-contained. Takes the
+ * snapshot with `take` there, then in each same-origin iframe it shows, in
+ * that frame's own realm of the world (`source` is `take`'s source,
+ * compiled by the frame's `eval`), with refs prefixed `f<n>` (one number
+ * per frame document), and puts each frame's nodes in its iframe's node, as
+ * Playwright merges child frames' snapshots. The depth left to a frame's
+ * snapshot is Playwright's: the depth less the iframe's, less one. A
+ * cross-origin iframe, or one whose snapshot fails, stays a leaf. The iframe
+ * chain of each prefix is kept for the target script (`__stationAriaFrames`).
+ */
+export function snapshotFrames(take: (request: AriaSnapshotRequest) => AriaSnapshotAnswer, source: string, request: AriaSnapshotRequest): AriaSnapshotAnswer {
+  const top = globalThis as unknown as Record<string, unknown>;
+  const numbers = (top["__stationFrameNumbers"] ??= new WeakMap<Document, number>()) as WeakMap<Document, number>;
+  const chains = new Map<string, Element[]>();
+  const passwords: string[] = [];
+  const inFrame = (run: typeof take, frameRequest: AriaSnapshotRequest, refs: () => Map<string, Element> | undefined, chain: Element[]): unknown[] => {
+    const answer = run(frameRequest);
+    passwords.push(...answer.passwords);
+    const shown = refs();
+    const children = new Map<string, unknown[]>();
+    for (const { ref, depth } of answer.frames ?? []) {
+      const frame = shown?.get(ref) as HTMLIFrameElement | undefined;
+      let inner: (Window & typeof globalThis & Record<string, unknown>) | undefined;
+      try {
+        const view = frame?.contentWindow as (Window & typeof globalThis & Record<string, unknown>) | null | undefined;
+        if (view?.document?.body) inner = view;
+      } catch {
+        inner = undefined;
+      }
+      if (!frame || !inner) continue;
+      let number = numbers.get(inner.document);
+      if (number === undefined) {
+        number = ((top["__stationFrameCount"] as number | undefined) ?? 0) + 1;
+        top["__stationFrameCount"] = number;
+        numbers.set(inner.document, number);
+      }
+      const prefix = `f${number}`;
+      const path = [...chain, frame];
+      chains.set(prefix, path);
+      const own = inner;
+      try {
+        const childDepth = frameRequest.depth ? frameRequest.depth - depth - 1 : undefined;
+        const childRun = own.eval(source) as typeof take;
+        children.set(ref, inFrame(childRun, { ...frameRequest, depth: childDepth, refPrefix: prefix }, () => own["__stationAriaRefs"] as Map<string, Element> | undefined, path));
+      } catch {
+        children.set(ref, []);
+      }
+    }
+    const merge = (node: unknown) => {
+      if (typeof node !== "object" || node === null) return;
+      const each = node as { role?: string; ref?: string; text?: string; children?: unknown[] };
+      if (each.role === "iframe" && typeof each.ref === "string") {
+        const inside = children.get(each.ref);
+        if (inside?.length) {
+          delete each.text;
+          each.children = inside;
+        }
+        return;
+      }
+      each.children?.forEach(merge);
+    };
+    answer.nodes.forEach(merge);
+    return answer.nodes;
+  };
+  const nodes = inFrame(take, { ...request, refPrefix: "" }, () => top["__stationAriaRefs"] as Map<string, Element> | undefined, []);
+  top["__stationAriaFrames"] = chains;
+  return { nodes, passwords };
 }
 
 /**
@@ -302,7 +378,10 @@ export function snapshotAria(request: AriaSnapshotRequest, roles: AriaRoles, nam
 export function ariaSnapshotExpression(request: AriaSnapshotRequest, waitMs: number): string {
   const roles = `(${createAriaRoles.toString()})()`;
   const names = `(${createAriaNames.toString()})`;
-  const take = `() => { const roles = ${roles}; return (${snapshotAria.toString()})(${JSON.stringify(request)}, roles, ${names}(roles)); }`;
+  const shim = (source: string) => `((__name) => (${source}))((target) => target)`;
+  // One source for every frame: compiled in the top document here, and by each iframe's own eval.
+  const takeOne = `(request) => { const roles = ${roles}; return ${shim(snapshotAria.toString())}(request, roles, ${names}(roles)); }`;
+  const take = `() => ${shim(snapshotFrames.toString())}(${takeOne}, ${JSON.stringify(`(${takeOne})`)}, ${JSON.stringify(request)})`;
   const wait = `(take, until) => new Promise((resolve) => { const tick = () => (document.body || Date.now() >= until ? resolve(take()) : setTimeout(tick, 50)); tick(); })`;
   return `((__name) => (${wait})(${take}, Date.now() + ${Math.max(0, Math.floor(waitMs))}))((target) => target)`;
 }

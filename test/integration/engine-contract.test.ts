@@ -450,6 +450,26 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
     await browser.adapter.close(handle);
   });
 
+  it("hides only the password among the filled fields of a nested iframe", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    const inner = ["#outer", "#inner"];
+    await run(handle, { op: "waitFor", target: { by: "selector", selector: "#card", frame: inner } });
+    await run(handle, {
+      op: "evaluate",
+      expression: `document.getElementById("outer").contentDocument.getElementById("inner").contentDocument.body.insertAdjacentHTML("beforeend", '<label>PIN <input id="pin" type="password"></label>')`,
+    });
+    await run(handle, { op: "fill", target: { by: "selector", selector: "#card", frame: inner }, value: "card-4242" });
+    await run(handle, { op: "fill", target: { by: "selector", selector: "#pin", frame: inner }, value: "pin-secret-77" });
+    await run(handle, { op: "fill", selector: "#code", value: "code-1234" });
+    const { snapshot } = await run(handle, { op: "accessibility" });
+    expect(snapshot).toContain("card-4242");
+    expect(snapshot).toContain("code-1234");
+    expect(snapshot).toMatch(/PIN.*\(hidden\)/);
+    expect(snapshot).not.toContain("pin-secret-77");
+    await browser.adapter.close(handle);
+  });
+
   it("sends a page that navigates itself to a refused URL back to about:blank", async () => {
     const handle = await browser.open();
     await run(handle, { op: "navigate", url: browser.server.url("/index.html") });

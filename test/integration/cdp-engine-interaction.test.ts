@@ -34,6 +34,25 @@ describe("CDP engine: targets (real Chromium)", () => {
     expect(await log()).toBe("save-2");
   });
 
+  it("does not click into an iframe something covers, and moves its point through each frame into the main viewport", async () => {
+    await load();
+    const innerLog = "document.querySelector('#outer').contentDocument.querySelector('#inner').contentDocument.querySelector('#inner-log').textContent";
+    const frame = ["#outer", "#inner"];
+    // A scrolled page and a bordered, padded frame: the point still lands on the button.
+    await browser.adapter.execute(handle, { op: "evaluate", expression: "document.querySelector('#outer').style.cssText = 'border: 7px solid; padding: 11px; margin-top: 900px'; true" });
+    await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Pay", frame } });
+    expect(await read(innerLog)).toBe("inner:");
+    await browser.adapter.execute(handle, {
+      op: "evaluate",
+      expression:
+        "(() => { const outer = document.querySelector('#outer'); outer.contentDocument.querySelector('#inner').contentDocument.querySelector('#inner-log').textContent = ''; const box = outer.getBoundingClientRect(); const cover = document.createElement('div'); cover.id = 'cover'; cover.style.cssText = `position:absolute;left:${box.left + scrollX}px;top:${box.top + scrollY}px;width:${box.width}px;height:${box.height}px;background:rgba(0,0,0,.1)`; document.body.append(cover); return true; })()",
+    });
+    const covered = await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Pay", frame }, timeoutMs: 300 }).catch((caught: unknown) => caught);
+    expect(covered).toBeInstanceOf(TimeoutError);
+    expect((covered as Error).message).toMatch(/<div#cover> intercepts pointer events/);
+    expect(await read(innerLog)).toBe("");
+  });
+
   it("refuses a selector it cannot use as bad input naming the field", async () => {
     await load();
     const bad = await browser.adapter.execute(handle, { op: "click", selector: "button[" }).catch((caught: unknown) => caught);

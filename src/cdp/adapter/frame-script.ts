@@ -7,7 +7,8 @@
  * script in the innermost frame's own realm of the same isolated world (its
  * `eval`, so `document`, `getComputedStyle` and the DOM classes are that
  * frame's). A point it answers is moved into the main viewport through each
- * iframe's content box, and checked to hit that iframe in every parent.
+ * iframe's content box, and checked to hit that iframe in every parent (an
+ * iframe out of its parent's view is scrolled into it first).
  *
  * Only same-origin frames can be walked so: a cross-origin iframe (in the
  * page's process or out of it) is answered as such, and refused.
@@ -129,8 +130,11 @@ export async function enterFrames(entry: FrameEntry, source: string): Promise<Fr
       const style = view.getComputedStyle(frame);
       x += rect.left + frame.clientLeft + (parseFloat(style.paddingLeft) || 0);
       y += rect.top + frame.clientTop + (parseFloat(style.paddingTop) || 0);
-      if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) blocked = "element is outside of the viewport";
-      else {
+      if (x < 0 || y < 0 || x >= view.innerWidth || y >= view.innerHeight) {
+        // Out of its parent's view: the iframe is scrolled into it, and the element readied again.
+        blocked = "element is outside of the viewport";
+        frame.scrollIntoView({ block: "center", inline: "center", behavior: "instant" });
+      } else {
         let hit = parent.elementFromPoint(x, y);
         while (hit?.shadowRoot) {
           const deeper = hit.shadowRoot.elementFromPoint(x, y);

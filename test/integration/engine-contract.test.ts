@@ -416,6 +416,17 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
     await run(handle, { op: "waitFor", target: { by: "selector", selector: "#card", frame }, state: "visible" });
     await run(handle, { op: "waitFor", target: { by: "selector", selector: "#card", frame: ["#outer", "#nowhere"] }, state: "hidden", timeoutMs: 500 });
     expect(await value(handle, "document.querySelector('#outer').contentDocument.querySelector('#inner').contentDocument.querySelector('#card').value")).toBe("12345");
+    const innerDocument = "document.querySelector('#outer').contentDocument.querySelector('#inner').contentDocument";
+    await run(handle, {
+      op: "evaluate",
+      expression: `${innerDocument}.body.insertAdjacentHTML("beforeend", '<label><input type="checkbox" id="agree"> Agree</label><select id="size"><option>S</option><option>L</option></select>'); true`,
+    });
+    expect(await run(handle, { op: "check", target: { by: "label", value: "Agree", frame } })).toMatchObject({ ok: true, title: "Targets" });
+    expect(await run(handle, { op: "select", target: { by: "selector", selector: "#size", frame }, value: "L" })).toMatchObject({ selected: ["L"] });
+    await run(handle, { op: "hover", target: { by: "label", value: "Agree", frame } });
+    expect(await value(handle, `[${innerDocument}.querySelector('#agree').checked, ${innerDocument}.querySelector('#size').value]`)).toEqual([true, "L"]);
+    await run(handle, { op: "uncheck", target: { by: "label", value: "Agree", frame } });
+    expect(await value(handle, `${innerDocument}.querySelector('#agree').checked`)).toBe(false);
     const missing = await run(handle, { op: "click", target: { by: "role", role: "button", name: "Pay", frame: ["#outer", "#nowhere"] }, timeoutMs: 300 }).catch((caught: unknown) => caught);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect((missing as Error).message).toMatch(/inside frame #outer > #nowhere/);

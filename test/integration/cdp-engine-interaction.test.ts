@@ -53,6 +53,18 @@ describe("CDP engine: targets (real Chromium)", () => {
     expect(await read(innerLog)).toBe("");
   });
 
+  it("enters an iframe whose content security policy forbids eval (the isolated world is not bound by it)", async () => {
+    await load();
+    await browser.adapter.execute(handle, {
+      op: "evaluate",
+      expression: `new Promise((resolve) => { const frame = document.createElement('iframe'); frame.id = 'strict'; frame.srcdoc = '<meta http-equiv="Content-Security-Policy" content="script-src \\'none\\'"><p id="strict-log"></p><button>Strict</button>'; frame.onload = () => { frame.contentDocument.querySelector('button').addEventListener('click', () => { frame.contentDocument.querySelector('#strict-log').textContent = 'strict'; }); resolve(true); }; document.body.prepend(frame); })`,
+    });
+    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility" });
+    expect(snapshot).toMatch(/^iframe:\n button "Strict" \[f\d+e\d+\]$/m);
+    await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Strict", frame: ["#strict"] } });
+    expect(await read("document.querySelector('#strict').contentDocument.querySelector('#strict-log').textContent")).toBe("strict");
+  });
+
   it("refuses a selector it cannot use as bad input naming the field", async () => {
     await load();
     const bad = await browser.adapter.execute(handle, { op: "click", selector: "button[" }).catch((caught: unknown) => caught);

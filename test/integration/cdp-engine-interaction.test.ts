@@ -53,6 +53,13 @@ describe("CDP engine: targets (real Chromium)", () => {
     expect(await read(innerLog)).toBe("");
   });
 
+  it("refuses an iframe selector it cannot use as bad input naming its place in the chain", async () => {
+    await load();
+    const error = await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Pay", frame: ["#outer", "[[nope"] } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).toMatch(/command\.target\.frame\[1\]/);
+  });
+
   it("enters an iframe whose content security policy forbids eval (the isolated world is not bound by it)", async () => {
     await load();
     await browser.adapter.execute(handle, {

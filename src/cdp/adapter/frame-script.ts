@@ -31,7 +31,11 @@ export interface FrameEntry {
 }
 
 /** What it answers besides the target script's own answers. */
-export type FrameAnswer = ScriptAnswer | { status: "frameAmbiguous"; index: number; count: number } | { status: "crossOrigin"; index: number };
+export type FrameAnswer =
+  | ScriptAnswer
+  | { status: "frameAmbiguous"; index: number; count: number }
+  | { status: "crossOrigin"; index: number }
+  | { status: "badFrameSelector"; index: number; reason: string };
 
 /** Runs in the top document (isolated world). Self-contained. `source` is `(timeoutMs) => Promise<ScriptAnswer>`, compiled in the innermost frame. */
 export async function enterFrames(entry: FrameEntry, source: string): Promise<FrameAnswer> {
@@ -84,7 +88,7 @@ export async function enterFrames(entry: FrameEntry, source: string): Promise<Fr
       try {
         found = deepAll(doc, selector);
       } catch (error) {
-        return { status: "badSelector", reason: String((error as Error)?.message ?? error) };
+        return { status: "badFrameSelector", index, reason: String((error as Error)?.message ?? error) };
       }
       if (found.length > 1) return { status: "frameAmbiguous", index, count: found.length };
       const frame = found[0];

@@ -96,6 +96,8 @@ export async function prepareTarget(
       throw new NotImplementedError(
         `${op}: command.target.frame[${answer.index}] (${chain?.[answer.index]}) is a cross-origin iframe; the CDP engine enters same-origin iframes only yet`,
       );
+    case "badFrameSelector":
+      throw new ValidationError(`command.target.frame[${answer.index}]`, `not a CSS selector the CDP engine can use (${answer.reason})`);
     case "badSelector":
       throw new ValidationError("command.target.selector", `not a CSS selector the CDP engine can use (${answer.reason})`);
     default:

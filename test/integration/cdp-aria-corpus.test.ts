@@ -11,8 +11,8 @@ import { withRefNumbersHidden } from "../helpers/snapshot-refs.js";
  * The two engines' agent forms of the corpus's real pages (outside the
  * repository: `../shared/corpus/pages`, see its MANIFEST.tsv), compared as
  * text once ref numbers are hidden. It prints how many are identical and
- * which differ. Pages with iframes differ by design (the CDP engine's
- * snapshot is of the main document only); of the others, a few differ because
+ * which differ. Pages with iframes may differ by design (the CDP engine
+ * renders same-origin iframes only; a cross-origin one stays a leaf); of the others, a few differ because
  * the page itself does (its requests to the internet, absent here, fail or
  * hang differently under the two launches, so scripts and styles run
  * differently). Without the corpus it is skipped and says so.

@@ -10,13 +10,14 @@ import { withRefNumbersHidden } from "../helpers/snapshot-refs.js";
  * against Playwright's `ariaSnapshotJSON({ mode: "ai" })` under the Playwright
  * engine: the same fixture pages, in the same state, give byte-identical
  * snapshots in every option, once ref numbers are hidden (each engine numbers
- * its own session). Pages with iframes are left out: the CDP engine's
- * snapshot is of the main document only.
+ * its own session). targets.html has nested same-origin iframes (their
+ * content and frame-qualified refs); cross-origin iframes are left out: the
+ * CDP engine does not enter them yet.
  */
 const playwright = useBrowser();
 const cdp = useCdpBrowser();
 
-const pages = ["/aria-forms.html", "/form.html", "/index.html", "/second.html", "/visible-text.html", "/shadow-password.html", "/live-target.html"];
+const pages = ["/aria-forms.html", "/form.html", "/index.html", "/second.html", "/visible-text.html", "/shadow-password.html", "/live-target.html", "/targets.html"];
 const options: Array<Omit<Extract<BrowserCommandInput, { op: "accessibility" }>, "op">> = [
   {},
   { interactiveOnly: true },

@@ -34,6 +34,44 @@ describe("CDP engine: targets (real Chromium)", () => {
     expect(await log()).toBe("save-2");
   });
 
+  it("does not click into an iframe something covers, and moves its point through each frame into the main viewport", async () => {
+    await load();
+    const innerLog = "document.querySelector('#outer').contentDocument.querySelector('#inner').contentDocument.querySelector('#inner-log').textContent";
+    const frame = ["#outer", "#inner"];
+    // A scrolled page and a bordered, padded frame: the point still lands on the button.
+    await browser.adapter.execute(handle, { op: "evaluate", expression: "document.querySelector('#outer').style.cssText = 'border: 7px solid; padding: 11px; margin-top: 900px'; true" });
+    await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Pay", frame } });
+    expect(await read(innerLog)).toBe("inner:");
+    await browser.adapter.execute(handle, {
+      op: "evaluate",
+      expression:
+        "(() => { const outer = document.querySelector('#outer'); outer.contentDocument.querySelector('#inner').contentDocument.querySelector('#inner-log').textContent = ''; const box = outer.getBoundingClientRect(); const cover = document.createElement('div'); cover.id = 'cover'; cover.style.cssText = `position:absolute;left:${box.left + scrollX}px;top:${box.top + scrollY}px;width:${box.width}px;height:${box.height}px;background:rgba(0,0,0,.1)`; document.body.append(cover); return true; })()",
+    });
+    const covered = await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Pay", frame }, timeoutMs: 300 }).catch((caught: unknown) => caught);
+    expect(covered).toBeInstanceOf(TimeoutError);
+    expect((covered as Error).message).toMatch(/<div#cover> intercepts pointer events/);
+    expect(await read(innerLog)).toBe("");
+  });
+
+  it("refuses an iframe selector it cannot use as bad input naming its place in the chain", async () => {
+    await load();
+    const error = await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Pay", frame: ["#outer", "[[nope"] } }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as Error).message).toMatch(/command\.target\.frame\[1\]/);
+  });
+
+  it("enters an iframe whose content security policy forbids eval (the isolated world is not bound by it)", async () => {
+    await load();
+    await browser.adapter.execute(handle, {
+      op: "evaluate",
+      expression: `new Promise((resolve) => { const frame = document.createElement('iframe'); frame.id = 'strict'; frame.srcdoc = '<meta http-equiv="Content-Security-Policy" content="script-src \\'none\\'"><p id="strict-log"></p><button>Strict</button>'; frame.onload = () => { frame.contentDocument.querySelector('button').addEventListener('click', () => { frame.contentDocument.querySelector('#strict-log').textContent = 'strict'; }); resolve(true); }; document.body.prepend(frame); })`,
+    });
+    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility" });
+    expect(snapshot).toMatch(/^iframe:\n button "Strict" \[f\d+e\d+\]$/m);
+    await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Strict", frame: ["#strict"] } });
+    expect(await read("document.querySelector('#strict').contentDocument.querySelector('#strict-log').textContent")).toBe("strict");
+  });
+
   it("refuses a selector it cannot use as bad input naming the field", async () => {
     await load();
     const bad = await browser.adapter.execute(handle, { op: "click", selector: "button[" }).catch((caught: unknown) => caught);

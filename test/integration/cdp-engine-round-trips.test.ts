@@ -78,6 +78,26 @@ describe("round trips of the CDP engine's commands (counting relay, real Chromiu
     expect(counts.clickByRef.trips).toBe(2);
   });
 
+  it("clicks and fills inside nested iframes in 2 serial round trips, by frame chain or frame ref, and snapshots a page with iframes in 1", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    const frame = ["#outer", "#inner"];
+    const fillInFrame = await count({ op: "fill", target: { by: "label", value: "Card code", frame }, value: "99" });
+    const clickInFrame = await count({ op: "click", target: { by: "role", role: "button", name: "Pay", frame } });
+    const snapshot = await count({ op: "accessibility" });
+    const { snapshot: text } = await browser.adapter.execute(handle, { op: "accessibility" });
+    const clickByFrameRef = await count({ op: "click", target: { by: "ref", ref: refOf(text, /button "Outer button"/) } });
+    console.log(Object.entries({ fillInFrame, clickInFrame, snapshot, clickByFrameRef }).map(([op, { trips, methods }]) => `${op}: ${trips} (${methods.join(", ")})`).join("\n"));
+    // What the actions did, so the counts are of actions that ran.
+    const logs = "[document.querySelector('#outer').contentDocument.querySelector('#inner').contentDocument.querySelector('#inner-log').textContent, document.querySelector('#outer').contentDocument.querySelector('#outer-log').textContent]";
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: logs })).value).toEqual(["inner:99", "outer"]);
+    expect(text).toMatch(/button "Pay".*\[f\d+e\d+\]/);
+    expect(fillInFrame.trips).toBe(2);
+    expect(clickInFrame.trips).toBe(2);
+    expect(snapshot.trips).toBe(1);
+    expect(snapshot.methods).toEqual(["Runtime.evaluate"]);
+    expect(clickByFrameRef.trips).toBe(2);
+  });
+
   it("lists pages in 1 serial round trip, arms a dialog policy in none, and counts the pages commands and a click that opens a window", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
     const counts = {

@@ -78,7 +78,7 @@ describe("CDP engine: sessions", () => {
     }
     // Parts of a supported command it lacks are refused too, before anything is sent.
     const partial: Array<[BrowserCommandInput, RegExp]> = [
-      [{ op: "click", target: { by: "role", role: "button", name: "Pay", frame: ["#outer"] } }, /command\.target\.frame/],
+      [{ op: "drag", from: { by: "role", role: "button", name: "Outer button", frame: ["#outer"] }, to: { by: "selector", selector: "#code" } }, /^drag: targets inside iframes/],
     ];
     for (const [command, message] of partial) {
       const error = await browser.adapter.execute(handle, command).catch((caught: unknown) => caught);
@@ -86,6 +86,16 @@ describe("CDP engine: sessions", () => {
       expect((error as Error).message).toMatch(message);
     }
     expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "document.querySelector('#log').textContent + '|' + document.querySelector('#code').value" })).value).toBe("|");
+    // A cross-origin iframe (here out of process, on another site) is not entered: refused, its field untouched, its node a leaf.
+    const crossSite = browser.server.url("/frame-password.html").replace("127.0.0.1", "localhost");
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(crossSite)}`) });
+    await browser.adapter.execute(handle, { op: "waitFor", text: "Hostile" });
+    const crossOrigin = await browser.adapter.execute(handle, { op: "fill", target: { by: "selector", selector: "#fpw", frame: ["#login"] }, value: "nope" }).catch((caught: unknown) => caught);
+    expect(crossOrigin).toBeInstanceOf(NotImplementedError);
+    expect((crossOrigin as Error).message).toMatch(/^fill: command\.target\.frame\[0\] \(#login\) is a cross-origin iframe/);
+    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility", mode: "full" });
+    expect(snapshot).toMatch(/- iframe \[ref=e\d+\]$/m);
+    expect(snapshot).not.toMatch(/Frame password/);
     await browser.adapter.close(handle);
   });
 });

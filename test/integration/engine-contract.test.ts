@@ -397,6 +397,90 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
     await browser.adapter.close(handle);
   });
 
+  it("acts through two nested iframes and a shadow root inside them; a missing or ambiguous frame fails before any input", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    const frame = ["#outer", "#inner"];
+    const innerLog = () => value(handle, "document.querySelector('#outer').contentDocument.querySelector('#inner').contentDocument.querySelector('#inner-log').textContent");
+    await run(handle, { op: "fill", target: { by: "label", value: "Card code", frame }, value: "1234" });
+    const paid = await run(handle, { op: "click", target: { by: "role", role: "button", name: "Pay", frame } });
+    // The result is the page's, not the frame's.
+    expect(paid).toMatchObject({ ok: true, title: "Targets", navigated: false });
+    expect(await innerLog()).toBe("inner:1234");
+    await run(handle, { op: "click", target: { by: "text", value: "Inner shadow", frame } });
+    expect(await innerLog()).toBe("inner-shadow");
+    await run(handle, { op: "click", target: { by: "role", role: "button", name: "Outer button", frame: ["#outer"] } });
+    expect(await value(handle, "document.querySelector('#outer').contentDocument.querySelector('#outer-log').textContent")).toBe("outer");
+    await run(handle, { op: "press", target: { by: "label", value: "Card code", frame }, key: "End" });
+    await run(handle, { op: "type", target: { by: "label", value: "Card code", frame }, text: "5" });
+    await run(handle, { op: "waitFor", target: { by: "selector", selector: "#card", frame }, state: "visible" });
+    await run(handle, { op: "waitFor", target: { by: "selector", selector: "#card", frame: ["#outer", "#nowhere"] }, state: "hidden", timeoutMs: 500 });
+    expect(await value(handle, "document.querySelector('#outer').contentDocument.querySelector('#inner').contentDocument.querySelector('#card').value")).toBe("12345");
+    const innerDocument = "document.querySelector('#outer').contentDocument.querySelector('#inner').contentDocument";
+    await run(handle, {
+      op: "evaluate",
+      expression: `${innerDocument}.body.insertAdjacentHTML("beforeend", '<label><input type="checkbox" id="agree"> Agree</label><select id="size"><option>S</option><option>L</option></select>'); true`,
+    });
+    expect(await run(handle, { op: "check", target: { by: "label", value: "Agree", frame } })).toMatchObject({ ok: true, title: "Targets" });
+    expect(await run(handle, { op: "select", target: { by: "selector", selector: "#size", frame }, value: "L" })).toMatchObject({ selected: ["L"] });
+    await run(handle, { op: "hover", target: { by: "label", value: "Agree", frame } });
+    expect(await value(handle, `[${innerDocument}.querySelector('#agree').checked, ${innerDocument}.querySelector('#size').value]`)).toEqual([true, "L"]);
+    await run(handle, { op: "uncheck", target: { by: "label", value: "Agree", frame } });
+    expect(await value(handle, `${innerDocument}.querySelector('#agree').checked`)).toBe(false);
+    const missing = await run(handle, { op: "click", target: { by: "role", role: "button", name: "Pay", frame: ["#outer", "#nowhere"] }, timeoutMs: 300 }).catch((caught: unknown) => caught);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect((missing as Error).message).toMatch(/inside frame #outer > #nowhere/);
+    await run(handle, { op: "evaluate", expression: "document.body.append(Object.assign(document.createElement('iframe'), { className: 'twin', src: '/frame-inner.html' }), Object.assign(document.createElement('iframe'), { className: 'twin', src: '/frame-inner.html' })); true" });
+    const twins = await run(handle, { op: "click", target: { by: "role", role: "button", name: "Pay", frame: ["iframe.twin"] }, timeoutMs: 300 }).catch((caught: unknown) => caught);
+    expect(twins).toBeInstanceOf(AmbiguousTargetError);
+    expect((twins as AmbiguousTargetError).count).toBe(2);
+    await browser.adapter.close(handle);
+  });
+
+  it("shows iframe content in snapshots with frame-qualified refs that act in their frame and go stale", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    const { snapshot } = await run(handle, { op: "accessibility" });
+    expect(snapshot).toMatch(/^iframe:\n button "Outer button" \[f\d+e\d+\]\n iframe:\n  textbox "Card code" \[f\d+e\d+\]$/m);
+    const payRef = refOf(snapshot, /button "Pay"/);
+    const outerRef = refOf(snapshot, /button "Outer button"/);
+    expect(payRef).toMatch(/^f\d+e\d+$/);
+    // Two frames, two prefixes.
+    expect(payRef.replace(/e\d+$/, "")).not.toBe(outerRef.replace(/e\d+$/, ""));
+    await run(handle, { op: "fill", target: { by: "ref", ref: refOf(snapshot, /textbox "Card code"/) }, value: "77" });
+    await run(handle, { op: "click", target: { by: "ref", ref: payRef } });
+    expect(await value(handle, "document.querySelector('#outer').contentDocument.querySelector('#inner').contentDocument.querySelector('#inner-log').textContent")).toBe("inner:77");
+    const full = await run(handle, { op: "accessibility", mode: "full" });
+    expect(full.snapshot).toMatch(/button "Pay" .*\[ref=f\d+e\d+\]/);
+    // A newer snapshot: the frame ref of the older one is stale.
+    await expect(run(handle, { op: "click", target: { by: "ref", ref: payRef } })).rejects.toBeInstanceOf(StaleRefError);
+    // The frame reloaded: its refs of the latest snapshot are stale, never re-matched.
+    const latest = refOf((await run(handle, { op: "accessibility" })).snapshot, /button "Pay"/);
+    await run(handle, { op: "evaluate", expression: "new Promise((resolve) => { const inner = document.querySelector('#outer').contentDocument.querySelector('#inner'); inner.onload = () => resolve(true); inner.contentWindow.location.reload(); })" });
+    await expect(run(handle, { op: "click", target: { by: "ref", ref: latest } })).rejects.toBeInstanceOf(StaleRefError);
+    await browser.adapter.close(handle);
+  });
+
+  it("hides only the password among the filled fields of a nested iframe", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/targets.html") });
+    const inner = ["#outer", "#inner"];
+    await run(handle, { op: "waitFor", target: { by: "selector", selector: "#card", frame: inner } });
+    await run(handle, {
+      op: "evaluate",
+      expression: `document.getElementById("outer").contentDocument.getElementById("inner").contentDocument.body.insertAdjacentHTML("beforeend", '<label>PIN <input id="pin" type="password"></label>')`,
+    });
+    await run(handle, { op: "fill", target: { by: "selector", selector: "#card", frame: inner }, value: "card-4242" });
+    await run(handle, { op: "fill", target: { by: "selector", selector: "#pin", frame: inner }, value: "pin-secret-77" });
+    await run(handle, { op: "fill", selector: "#code", value: "code-1234" });
+    const { snapshot } = await run(handle, { op: "accessibility" });
+    expect(snapshot).toContain("card-4242");
+    expect(snapshot).toContain("code-1234");
+    expect(snapshot).toMatch(/PIN.*\(hidden\)/);
+    expect(snapshot).not.toContain("pin-secret-77");
+    await browser.adapter.close(handle);
+  });
+
   it("sends a page that navigates itself to a refused URL back to about:blank", async () => {
     const handle = await browser.open();
     await run(handle, { op: "navigate", url: browser.server.url("/index.html") });
@@ -840,8 +924,7 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
 
   // Behaviour of the Playwright engine the CDP engine does not have yet (it refuses each with NotImplementedError).
   const notYetOnCdp: Array<[string, string]> = [
-    ["frame-qualified refs and iframe content in accessibility snapshots (targets.test.ts, observation.test.ts)", "the CDP engine's snapshot is of the main document only; an iframe is a leaf"],
-    ["iframe chains in targets (targets.test.ts)", "target.frame is not implemented yet"],
+    ["cross-origin iframes in targets and snapshots (observation.test.ts: a password field in a cross-site iframe)", "the CDP engine enters same-origin iframes only: a target in a cross-origin one is refused, and its snapshot node stays a leaf"],
     ["inspect of cross-site (out-of-process) iframes (observation.test.ts)", "the CDP engine reaches the frames of the page's own process only"],
   ];
   for (const [behaviour, why] of notYetOnCdp) {

@@ -61,24 +61,6 @@ describe("observation (real Chromium)", () => {
     }
   });
 
-  it("hides only the password among the filled fields of a nested iframe", async () => {
-    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
-    const inner = ["#outer", "#inner"];
-    await browser.adapter.execute(handle, { op: "waitFor", target: { by: "selector", selector: "#card", frame: inner } });
-    await browser.adapter.execute(handle, {
-      op: "evaluate",
-      expression: `document.getElementById("outer").contentDocument.getElementById("inner").contentDocument.body.insertAdjacentHTML("beforeend", '<label>PIN <input id="pin" type="password"></label>')`,
-    });
-    await browser.adapter.execute(handle, { op: "fill", target: { by: "selector", selector: "#card", frame: inner }, value: "card-4242" });
-    await browser.adapter.execute(handle, { op: "fill", target: { by: "selector", selector: "#pin", frame: inner }, value: "pin-secret-77" });
-    await browser.adapter.execute(handle, { op: "fill", selector: "#code", value: "code-1234" });
-    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility" });
-    expect(snapshot).toContain("card-4242");
-    expect(snapshot).toContain("code-1234");
-    expect(snapshot).toMatch(/PIN.*\(hidden\)/);
-    expect(snapshot).not.toContain("pin-secret-77");
-  });
-
   it("takes PNG and JPEG viewport screenshots with their real size", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
     const png = await browser.adapter.execute(handle, { op: "screenshot" });

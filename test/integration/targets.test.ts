@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { AmbiguousTargetError, NotFoundError } from "../../src/errors.js";
 import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import { useBrowser } from "../helpers/browser.js";
-import { refOf } from "../helpers/snapshot-refs.js";
 
 const browser = useBrowser();
 let handle: BrowserHandle;
@@ -12,7 +11,7 @@ const log = async (selector = "#log") =>
     .value;
 
 
-describe("targets (real Chromium; refs on both engines: engine-contract.test.ts)", () => {
+describe("targets (real Chromium; refs and iframe chains on both engines: engine-contract.test.ts)", () => {
   beforeAll(async () => {
     handle = await browser.open();
   });
@@ -67,34 +66,5 @@ describe("targets (real Chromium; refs on both engines: engine-contract.test.ts)
     await browser.adapter.execute(handle, { op: "click", selector: "#shadow-button" });
     expect(await log()).toBe("shadow");
     await browser.adapter.execute(handle, { op: "fill", target: { by: "label", value: "Shadow field" }, value: "deep" });
-  });
-
-  it("acts through two nested iframes and a shadow root inside them", async () => {
-    await load();
-    const frame = ["#outer", "#inner"];
-    await browser.adapter.execute(handle, { op: "fill", target: { by: "label", value: "Card code", frame }, value: "1234" });
-    await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Pay", frame } });
-    const inner = await browser.adapter.execute(handle, {
-      op: "evaluate",
-      expression: "document.querySelector('#outer').contentDocument.querySelector('#inner').contentDocument.querySelector('#inner-log').textContent",
-    });
-    expect(inner.value).toBe("inner:1234");
-    await browser.adapter.execute(handle, { op: "click", target: { by: "text", value: "Inner shadow", frame } });
-    const shadow = await browser.adapter.execute(handle, {
-      op: "evaluate",
-      expression: "document.querySelector('#outer').contentDocument.querySelector('#inner').contentDocument.querySelector('#inner-log').textContent",
-    });
-    expect(shadow.value).toBe("inner-shadow");
-    await browser.adapter.execute(handle, { op: "click", target: { by: "role", role: "button", name: "Outer button", frame: ["#outer"] } });
-  });
-
-  it("resolves refs from the latest snapshot, including frame-qualified ones", async () => {
-    await load();
-    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility" });
-    await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: refOf(snapshot, /button "Save draft"/) } });
-    expect(await log()).toBe("save-3");
-    const payRef = refOf(snapshot, /button "Pay"/);
-    expect(payRef).toMatch(/^f\d+e\d+$/);
-    await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref: payRef } });
   });
 });

@@ -1,7 +1,7 @@
 /**
  * The CDP engine's ARIA snapshot, taken in ONE call in the engine's isolated
  * world: it walks the document from `<body>` (open shadow roots and slots,
- * same document only: an iframe is a leaf), builds the tree Playwright's
+ * one document: an iframe is a leaf here, filled in by aria-frames.ts), builds the tree Playwright's
  * `ariaSnapshotJSON({ mode: "ai" })` builds (generic containers kept, text
  * runs merged, redundant names dropped, single-child generics unwrapped, refs
  * on every visible element that receives pointer events, `cursor: pointer`
@@ -18,6 +18,7 @@
  * handed; {@link ariaSnapshotExpression} composes the three sources.
  */
 import { createAriaNames } from "./aria-names.js";
+import { snapshotFrames } from "./aria-frames.js";
 import { createAriaRoles, type AriaRoles } from "./aria-roles.js";
 
 /** What the snapshot script is asked. */
@@ -27,13 +28,17 @@ export interface AriaSnapshotRequest {
   /** The text shown instead of a password field's value. */
   hiddenText: string;
   /** Cut the tree below this depth (the full form; the agent form limits depth itself). */
-  depth?: number;
+  depth?: number | undefined;
+  /** What the refs of this frame start with: "" in the main frame, `f<n>` in an iframe (set by {@link snapshotFrames}). */
+  refPrefix?: string;
 }
 
 /** What it answers: the nodes (aria-json shape) and the refs of password fields that show a value. */
 export interface AriaSnapshotAnswer {
   nodes: unknown[];
   passwords: string[];
+  /** The iframes the nodes show, with their depth (for the depth left to their own snapshots); dropped by {@link snapshotFrames}. */
+  frames?: Array<{ ref: string; depth: number }>;
 }
 
 /** Where the isolated world keeps the refs of its latest snapshot (read by the target script). */
@@ -74,7 +79,7 @@ export function snapshotAria(request: AriaSnapshotRequest, roles: AriaRoles, nam
     if (!node.box.visible || !node.pointer) return;
     const number = ((world[counterKey] as number | undefined) ?? 0) + 1;
     world[counterKey] = number;
-    node.ref = `e${number}`;
+    node.ref = `${request.refPrefix ?? ""}e${number}`;
     refs.set(node.ref, node.element);
     refOf.set(node.element, node.ref);
   };
@@ -250,7 +255,9 @@ export function snapshotAria(request: AriaSnapshotRequest, roles: AriaRoles, nam
   exit(root);
 
   // The JSON, as ariaSnapshotJSON answers it.
+  const frames: Array<{ ref: string; depth: number }> = [];
   const toJson = (node: Node, depth: number, cursorAllowed: boolean): Record<string, unknown> => {
+    if (node.role === "iframe" && node.ref) frames.push({ ref: node.ref, depth });
     const out: Record<string, unknown> = { role: node.role };
     if (node.name) out.name = node.name;
     if (node.checked === true || node.checked === "mixed") out.checked = node.checked;
@@ -290,7 +297,7 @@ export function snapshotAria(request: AriaSnapshotRequest, roles: AriaRoles, nam
   };
   nodes.forEach(collect);
   world["__stationAriaRefs"] = shown;
-  return { nodes, passwords: passwords.filter((ref) => shown.has(ref)) };
+  return { nodes, passwords: passwords.filter((ref) => shown.has(ref)), frames };
 }
 
 /**
@@ -302,7 +309,10 @@ export function snapshotAria(request: AriaSnapshotRequest, roles: AriaRoles, nam
 export function ariaSnapshotExpression(request: AriaSnapshotRequest, waitMs: number): string {
   const roles = `(${createAriaRoles.toString()})()`;
   const names = `(${createAriaNames.toString()})`;
-  const take = `() => { const roles = ${roles}; return (${snapshotAria.toString()})(${JSON.stringify(request)}, roles, ${names}(roles)); }`;
+  const shim = (source: string) => `((__name) => (${source}))((target) => target)`;
+  // One source for every frame: compiled in the top document here, and by each iframe's own eval.
+  const takeOne = `(request) => { const roles = ${roles}; return ${shim(snapshotAria.toString())}(request, roles, ${names}(roles)); }`;
+  const take = `() => ${shim(snapshotFrames.toString())}(${takeOne}, ${JSON.stringify(`(${takeOne})`)}, ${JSON.stringify(request)})`;
   const wait = `(take, until) => new Promise((resolve) => { const tick = () => (document.body || Date.now() >= until ? resolve(take()) : setTimeout(tick, 50)); tick(); })`;
   return `((__name) => (${wait})(${take}, Date.now() + ${Math.max(0, Math.floor(waitMs))}))((target) => target)`;
 }

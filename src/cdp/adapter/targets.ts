@@ -4,38 +4,49 @@
  * family: not found, ambiguous (with the count), `nth` out of range, not
  * actionable in time, a stale ref. A ref is looked up in the page's
  * registry first (stale after a newer snapshot or a navigation, not found if
- * never issued), with nothing sent; frame chains are refused as not
- * implemented.
+ * never issued), with nothing sent. A target inside same-origin iframes (a
+ * `frame` chain, or a frame-qualified ref) is found in the same one call
+ * ({@link enterFrames}); a cross-origin iframe is refused as not implemented.
  */
 import { ActionFailedError, AmbiguousTargetError, NotFoundError, NotImplementedError, StaleRefError, TimeoutError, ValidationError } from "../../errors.js";
 import { callInPage } from "../../protocol/evaluate-encoding.js";
 import { describeTarget, type Target } from "../../protocol/target.js";
 import type { CdpCommandContext } from "./context.js";
-import { readyForInput } from "./input-readiness.js";
 import type { CdpPage } from "./page.js";
+import { enterFrames, type FrameAnswer, type FrameEntry } from "./frame-script.js";
+import { checkedProbe, readyForInput } from "./input-readiness.js";
 import { findAndPrepare, watchInput, type InputWatch, type ScriptAnswer, type ScriptRequest, type ScriptTarget } from "./target-script.js";
 
+/** A frame-qualified ref of the world (`f3e7`): its element is in an iframe. */
+const inFrameRef = /^f\d+e\d+$/;
+
+/** The globals a frame's script leaves for the answers that follow the input (see {@link FrameEntry.delegates}). */
+const frameDelegates = ["__stationInputSeen", checkedProbe];
+
 /**
- * The target as the script takes it: a ref becomes the isolated world's own
- * ref of the latest snapshot. Frame chains are not implemented yet.
+ * The target as the script takes it, and the frames it is in: a ref becomes
+ * the isolated world's own ref of the latest snapshot (frame-qualified when
+ * its element is in an iframe); a `frame` chain is entered by
+ * {@link enterFrames}.
  *
  * @throws {StaleRefError} for a ref of an older snapshot or from before a navigation.
  * @throws {NotFoundError} for a ref never issued.
  */
-export function scriptTarget(op: string, target: Target, page: CdpPage): ScriptTarget {
-  if (target.by === "ref") return { by: "ref", ref: page.refs.resolve(page.pageId, target.ref) };
-  if (target.frame !== undefined && target.frame.length > 0) {
-    throw new NotImplementedError(`${op}: command.target.frame (iframe chains) is not implemented by the CDP engine yet`);
+export function scriptTarget(target: Target, page: CdpPage): { target: ScriptTarget; frames?: Pick<FrameEntry, "chain" | "ref"> } {
+  if (target.by === "ref") {
+    const ref = page.refs.resolve(page.pageId, target.ref);
+    return { target: { by: "ref", ref }, ...(inFrameRef.test(ref) ? { frames: { ref } } : {}) };
   }
-  const { frame: _frame, ...rest } = target;
-  return rest;
+  const { frame, ...rest } = target;
+  return { target: rest, ...(frame !== undefined && frame.length > 0 ? { frames: { chain: frame } } : {}) };
 }
 
-/** The target script's call: the actions it does not ready itself take the readiness script ({@link readyForInput}) along. */
-function findExpression(request: ScriptRequest): string {
-  if (request.action === "click" || request.action === "fill" || request.action === "focus") return callInPage(findAndPrepare, request);
+/** The target script's call as `(timeoutMs) => answer`: the actions it does not ready itself take the readiness script ({@link readyForInput}) along. */
+function findSource(request: ScriptRequest): string {
   const shim = (source: string) => `((__name) => (${source}))((target) => target)`;
-  return `${shim(findAndPrepare.toString())}(${JSON.stringify(request)}, ${shim(readyForInput.toString())})`;
+  const { timeoutMs: _timeoutMs, ...rest } = request;
+  const readiness = request.action === "click" || request.action === "fill" || request.action === "focus" ? "" : `, ${shim(readyForInput.toString())}`;
+  return `(timeoutMs) => ${shim(findAndPrepare.toString())}(Object.assign(${JSON.stringify(rest)}, { timeoutMs })${readiness})`;
 }
 
 /**
@@ -50,17 +61,23 @@ export async function prepareTarget(
   request: Omit<ScriptRequest, "target">,
   watch?: InputWatch | string,
 ): Promise<Extract<ScriptAnswer, { status: "ok" }>> {
-  const resolved = scriptTarget(op, target, context.page);
-  const find = findExpression({ ...request, target: resolved });
+  const resolved = scriptTarget(target, context.page);
+  if (resolved.frames && op === "drag") throw new NotImplementedError("drag: targets inside iframes (command.from/command.to in a frame) are not implemented by the CDP engine yet");
+  const find = findSource({ ...request, target: resolved.target });
   // Ready: the watch for the input that follows starts in the same call.
-  const expression = watch ? `(${find}).then((answer) => { if (answer.status === "ok") ${typeof watch === "string" ? watch : callInPage(watchInput, watch)}; return answer; })` : find;
-  const answer = (await context.page.evaluateInWorld(expression, context.deadlineAt)) as ScriptAnswer;
+  const source = watch ? `(timeoutMs) => (${find})(timeoutMs).then((answer) => { if (answer.status === "ok") ${typeof watch === "string" ? watch : callInPage(watchInput, watch)}; return answer; })` : find;
+  const expression = resolved.frames
+    ? `((__name) => (${enterFrames.toString()}))((target) => target)(${JSON.stringify({ ...resolved.frames, timeoutMs: request.timeoutMs, delegates: frameDelegates, ...(request.absentOk ? { absentOk: true } : {}) } satisfies FrameEntry)}, ${JSON.stringify(`(${source})`)})`
+    : `(${source})(${request.timeoutMs})`;
+  const answer = (await context.page.evaluateInWorld(expression, context.deadlineAt)) as FrameAnswer;
   const described = describeTarget(target);
+  const chain = target.by === "ref" ? undefined : target.frame;
+  const within = chain?.length ? ` inside frame ${chain.join(" > ")}` : "";
   switch (answer.status) {
     case "ok":
       return answer;
     case "notFound":
-      throw new NotFoundError(`No element matches ${described} (waited ${request.timeoutMs} ms)`);
+      throw new NotFoundError(`No element matches ${described}${within} (waited ${request.timeoutMs} ms)`);
     case "ambiguous":
       throw new AmbiguousTargetError(answer.count, `${described} matched ${answer.count} elements; give nth (0–${answer.count - 1}) or a more specific target`);
     case "nthOutOfRange":
@@ -73,6 +90,14 @@ export async function prepareTarget(
       throw new TimeoutError(`${op}: Timeout ${request.timeoutMs}ms exceeded waiting for ${described}: ${answer.reason}`);
     case "refused":
       throw new ActionFailedError(`${op}: ${answer.reason}`);
+    case "frameAmbiguous":
+      throw new AmbiguousTargetError(answer.count, `command.target.frame[${answer.index}] (${chain?.[answer.index]}) matched ${answer.count} iframes; give a more specific iframe selector`);
+    case "crossOrigin":
+      throw new NotImplementedError(
+        `${op}: command.target.frame[${answer.index}] (${chain?.[answer.index]}) is a cross-origin iframe; the CDP engine enters same-origin iframes only yet`,
+      );
+    case "badFrameSelector":
+      throw new ValidationError(`command.target.frame[${answer.index}]`, `not a CSS selector the CDP engine can use (${answer.reason})`);
     case "badSelector":
       throw new ValidationError("command.target.selector", `not a CSS selector the CDP engine can use (${answer.reason})`);
     default:

@@ -66,7 +66,6 @@ describe("CDP engine: sessions", () => {
     const handle = await browser.open();
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
     const refused: BrowserCommandInput[] = [
-      { op: "upload", selector: "#code", files: [{ name: "a.txt", base64: "YQ==" }] },
       { op: "downloads" },
     ];
     for (const command of refused) {

@@ -14,6 +14,7 @@ import {
   OutcomeUnknownError,
   ProviderError,
   SessionClosedError,
+  ValidationError,
   isOutcomeUnknownError,
   isStationBrowserError,
   isTimeoutError,
@@ -30,6 +31,7 @@ import { navigationOps, unknownOutcomeMessage } from "../../protocol/outcome-adv
 import { parseWith } from "../../protocol/parse.js";
 import { parseCommand } from "../../protocol/parse-command.js";
 import type { CommandResult } from "../../protocol/results.js";
+import type { StageFileInput, StagedFile } from "../../protocol/staging.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import type { BrowserProvider, ProviderSession } from "../../providers/types.js";
 import { cdpCallOf, mayHaveRun } from "../call-errors.js";
@@ -47,7 +49,9 @@ import { observationHandlers } from "./observation.js";
 import { pageHandlers } from "./page-commands.js";
 import { CdpPages } from "./pages.js";
 import { CdpSessionEvents } from "./session-events.js";
+import { StagedFiles, stageFile } from "./staging.js";
 import { withTextChange } from "./text-change.js";
+import { uploadHandlers } from "./upload-commands.js";
 
 /** Options of {@link CdpBrowserAdapter}. */
 export interface CdpBrowserAdapterOptions {
@@ -65,6 +69,12 @@ export interface CdpBrowserAdapterOptions {
    * `timeoutMs` (default 10000) ends the session as gone. `timers` lets a test fire them.
    */
   liveness?: LivenessProbeOptions;
+  /**
+   * Largest file `stageFile` takes (bytes; default `limits.staging.fileBytesDefault`,
+   * at most `limits.staging.fileBytesMax`). There is no disk to spool to: the
+   * file is held in memory until the provider's file API has it.
+   */
+  stagingMaxBytes?: number;
 }
 
 interface CdpEngineSession {
@@ -72,6 +82,7 @@ interface CdpEngineSession {
   connection: CdpConnection;
   pages: CdpPages;
   liveness: LivenessProbe;
+  staged: StagedFiles;
 }
 
 /** Time past a command's own timeout for the answers of its CDP calls (ms); the watchdog's grace is longer. */
@@ -86,6 +97,7 @@ const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = {
   ...observationHandlers,
   ...accessibilityHandlers,
   ...inspectionHandlers,
+  ...uploadHandlers,
 };
 
 /** Ops whose target script itself changes the page (a fill's value set, options selected, an element scrolled): losing its answer is an unknown outcome. */
@@ -112,8 +124,14 @@ export class CdpBrowserAdapter implements BrowserAdapter {
   readonly #sessions = new Map<string, CdpEngineSession>();
   readonly #goneListeners = new Set<(handleId: string, reason?: string) => void>();
   readonly #liveness: LivenessProbeOptions;
+  readonly #stagingMaxBytes: number;
 
   constructor(options: CdpBrowserAdapterOptions) {
+    const stagingMaxBytes = options.stagingMaxBytes ?? limits.staging.fileBytesDefault;
+    if (!Number.isInteger(stagingMaxBytes) || stagingMaxBytes < 1 || stagingMaxBytes > limits.staging.fileBytesMax) {
+      throw new ValidationError("options.stagingMaxBytes", `expected an integer from 1 to ${limits.staging.fileBytesMax}`);
+    }
+    this.#stagingMaxBytes = stagingMaxBytes;
     this.#provider = options.provider;
     this.#webSocket = options.webSocket;
     this.#watchdogGraceMs = Math.max(options.watchdogGraceMs ?? 5000, answerMarginMs + 1000);
@@ -169,7 +187,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
       const pages = await CdpPages.open(record.id, connection, size, new CdpSessionEvents(this.#now, consoleText));
       const live = connection;
       const liveness = new LivenessProbe(async () => live.ended?.reason ?? void (await live.browser.send("Browser.getVersion")), this.#liveness);
-      const session = { id: record.id, connection, pages, liveness };
+      const session = { id: record.id, connection, pages, liveness, staged: new StagedFiles() };
       this.#sessions.set(record.id, session);
       void connection.closed.then((end) => {
         // Closed through close() it is no longer in the map; otherwise the browser went away by itself (or stopped answering).
@@ -217,7 +235,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     const page = session.pages.selected();
     const budgetMs = commandBudgetMs(parsed);
     // The command's own timeout bounds its waits in the page; its CDP calls get a margin past it for their answers.
-    const context: CdpCommandContext = { page, pages: session.pages, signal, deadlineAt: Date.now() + budgetMs + answerMarginMs, reached: false };
+    const context: CdpCommandContext = { page, pages: session.pages, staged: session.staged, signal, deadlineAt: Date.now() + budgetMs + answerMarginMs, reached: false };
     const mutating = !isObservationCommand(parsed);
     const navigationsBefore = page.navigations;
     // While the command runs, the browser is probed: a connection gone silent ends the session now.
@@ -251,6 +269,33 @@ export class CdpBrowserAdapter implements BrowserAdapter {
   #reportGone(session: CdpEngineSession, reason: string): void {
     if (this.#sessions.get(session.id) !== session || session.connection.ended) return;
     void session.connection.close(reason);
+  }
+
+  /**
+   * Stages a file for the session through the provider's file API (its
+   * bytes, or its stream read into memory up to `stagingMaxBytes`; never a
+   * path); an `upload` command then sets it into a file input with
+   * `files: [{ staged: fileId }]`.
+   *
+   * @example
+   * ```ts
+   * const { fileId } = await adapter.stageFile(handle, { name: "clip.mp4", mimeType: "video/mp4", stream });
+   * await adapter.execute(handle, { op: "upload", selector: "#media", files: [{ staged: fileId }] });
+   * ```
+   * @throws {NotImplementedError} when the provider has no file API; {@link ValidationError} for a bad or oversize file.
+   */
+  async stageFile(handle: BrowserHandle, file: StageFileInput, signal?: AbortSignal): Promise<StagedFile> {
+    const session = this.#sessions.get(handle.id);
+    if (!session) throw new NotFoundError(`Browser session ${handle.id} is not open`);
+    const assertOpen = () => {
+      const ended = session.connection.ended;
+      if (ended || this.#sessions.get(handle.id) !== session) throw new SessionClosedError(`Browser session ${handle.id} has ended${ended ? `: ${ended.reason}` : ""}`);
+    };
+    try {
+      return await stageFile(session.staged, this.#provider, session.id, file, this.#stagingMaxBytes, assertOpen, signal);
+    } catch (error) {
+      throw asStationError(error, "stageFile");
+    }
   }
 
   /** Closes a session: its pages (those the site opened too), its connection, then the provider's session. Closing an unknown session is a no-op. */

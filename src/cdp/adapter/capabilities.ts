@@ -29,6 +29,7 @@ export const cdpSupportedOps: readonly CommandOp[] = [
   "mouseMove",
   "drag",
   "dragCoordinates",
+  "upload",
   "screenshot",
   "text",
   "evaluate",

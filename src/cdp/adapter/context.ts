@@ -14,6 +14,7 @@ import { limits } from "../../protocol/limits.js";
 import type { CdpPage } from "./page.js";
 import type { CdpPages } from "./pages.js";
 import type { SessionMark } from "./session-events.js";
+import type { StagedFiles } from "./staging.js";
 
 /** What every handler receives. */
 export interface CdpCommandContext {
@@ -22,6 +23,8 @@ export interface CdpCommandContext {
   /** Every page of the session. */
   pages: CdpPages;
   signal: AbortSignal | undefined;
+  /** The files staged for the session (`stageFile`), for `upload { staged }`. */
+  staged: StagedFiles;
   /** When the command's budget ends (epoch ms). */
   deadlineAt: number;
   /** Set once input or a navigation request may have reached the page: a failure from then on is an unknown outcome. */

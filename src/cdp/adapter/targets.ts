@@ -13,6 +13,7 @@ import { describeTarget, type Target } from "../../protocol/target.js";
 import type { CdpCommandContext } from "./context.js";
 import { readyForInput } from "./input-readiness.js";
 import type { CdpPage } from "./page.js";
+import { readyUpload } from "./upload-script.js";
 import { findAndPrepare, watchInput, type InputWatch, type ScriptAnswer, type ScriptRequest, type ScriptTarget } from "./target-script.js";
 
 /**
@@ -32,10 +33,11 @@ export function scriptTarget(op: string, target: Target, page: CdpPage): ScriptT
 }
 
 /** The target script's call: the actions it does not ready itself take the readiness script ({@link readyForInput}) along. */
-function findExpression(request: ScriptRequest): string {
+export function findExpression(request: ScriptRequest): string {
   if (request.action === "click" || request.action === "fill" || request.action === "focus") return callInPage(findAndPrepare, request);
   const shim = (source: string) => `((__name) => (${source}))((target) => target)`;
-  return `${shim(findAndPrepare.toString())}(${JSON.stringify(request)}, ${shim(readyForInput.toString())})`;
+  const readiness = request.action === "upload" ? readyUpload : readyForInput;
+  return `${shim(findAndPrepare.toString())}(${JSON.stringify(request)}, ${shim(readiness.toString())})`;
 }
 
 /**
@@ -55,6 +57,17 @@ export async function prepareTarget(
   // Ready: the watch for the input that follows starts in the same call.
   const expression = watch ? `(${find}).then((answer) => { if (answer.status === "ok") ${typeof watch === "string" ? watch : callInPage(watchInput, watch)}; return answer; })` : find;
   const answer = (await context.page.evaluateInWorld(expression, context.deadlineAt)) as ScriptAnswer;
+  return readyAnswer(context, op, target, request, answer);
+}
+
+/** The answer of the target script when it is `ok`; each other answer is thrown as its error. */
+export function readyAnswer(
+  context: CdpCommandContext,
+  op: string,
+  target: Target,
+  request: Omit<ScriptRequest, "target">,
+  answer: ScriptAnswer,
+): Extract<ScriptAnswer, { status: "ok" }> {
   const described = describeTarget(target);
   switch (answer.status) {
     case "ok":
@@ -73,6 +86,8 @@ export async function prepareTarget(
       throw new TimeoutError(`${op}: Timeout ${request.timeoutMs}ms exceeded waiting for ${described}: ${answer.reason}`);
     case "refused":
       throw new ActionFailedError(`${op}: ${answer.reason}`);
+    case "invalid":
+      throw new ValidationError(answer.field, answer.reason);
     case "badSelector":
       throw new ValidationError("command.target.selector", `not a CSS selector the CDP engine can use (${answer.reason})`);
     default:

@@ -12,6 +12,7 @@ import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createDownloadFolders } from "../../src/providers/local/download-folder.js";
 import { createSessionStagingFolders } from "../../src/providers/local/staging-folder.js";
 import type { BrowserProvider, ProviderSession } from "../../src/providers/types.js";
 import { startCdpChromium, type CdpChromium } from "./cdp-chromium.js";
@@ -28,7 +29,8 @@ export interface CdpBrowserFixture {
 
 /**
  * A provider whose sessions are all on one Chromium; `cdpUrl` says where a new session connects (the browser, or a relay).
- * Its file API stages into a folder per session on this machine, where that Chromium runs (as the local provider's).
+ * Its file API stages into a folder per session on this machine, where that Chromium runs (as the local provider's);
+ * its downloads go to one folder (the browser is shared, and its download folder with it).
  */
 export interface SharedChromiumProvider extends BrowserProvider {
   cdpUrl: string;
@@ -48,6 +50,7 @@ export function sharedChromiumProvider(cdpUrl: string): SharedChromiumProvider {
     cdpUrl,
     released: [],
     files: { stage: (sessionId, file) => staging.stage(sessionId, file) },
+    downloads: createDownloadFolders(async () => join(await runPath(), "downloads")),
     async cleanup() {
       if (root) await rm(await root, { recursive: true, force: true });
     },

@@ -16,6 +16,7 @@ export interface EngineFixture {
 
 /** Options both engines take. */
 export interface EngineOptions {
+  downloadMaxBytes?: number;
   stagingMaxBytes?: number;
 }
 

@@ -14,7 +14,7 @@ import { generatedStream } from "../helpers/generated-stream.js";
  */
 const file = (name: string, content: string) => ({ name, mimeType: "text/plain", base64: Buffer.from(content).toString("base64") });
 
-describe.each(bothEngines({ stagingMaxBytes: 8 * 1024 * 1024 }))("%s: uploads (real Chromium)", (_name, use) => {
+describe.each(bothEngines({ stagingMaxBytes: 8 * 1024 * 1024, downloadMaxBytes: 1024 * 1024 }))("%s: uploads and downloads (real Chromium)", (_name, use) => {
   const browser = use();
   let handle: BrowserHandle;
   const run = <Command extends Parameters<BrowserAdapter["execute"]>[1]>(command: Command) => browser.adapter.execute(handle, command);
@@ -98,5 +98,32 @@ describe.each(bothEngines({ stagingMaxBytes: 8 * 1024 * 1024 }))("%s: uploads (r
     expect(await text("#received")).toBe("nothing yet");
     const tooLarge = await stage({ name: "huge.bin", stream: generatedStream(9 * 1024 * 1024).stream }).catch((caught: unknown) => caught);
     expect((tooLarge as Error).message).toBe(`file.stream: larger than ${8 * 1024 * 1024} bytes, the staging limit`);
+  });
+
+  const downloads = async () => (await run({ op: "downloads" })).downloads;
+
+  it("keeps a download and reads it back in bounded chunks, then deletes it", async () => {
+    await run({ op: "click", selector: "#download-link" });
+    await expect.poll(async () => (await downloads()).find((entry) => entry.fileName === "report.txt")?.state).toBe("completed");
+    const report = (await downloads()).find((entry) => entry.fileName === "report.txt")!;
+    expect(report).toMatchObject({ downloadId: expect.stringMatching(/^d\d+$/), bytes: 2048, url: browser.server.url("/download") });
+    const first = await run({ op: "downloadRead", downloadId: report.downloadId, length: 1000 });
+    expect(first).toMatchObject({ downloadId: report.downloadId, offset: 0, bytes: 1000, totalBytes: 2048, more: true });
+    expect(Buffer.from(first.base64, "base64").toString()).toBe("a".repeat(1000));
+    const last = await run({ op: "downloadRead", downloadId: report.downloadId, offset: 2000 });
+    expect(last).toMatchObject({ bytes: 48, more: false });
+    await expect(run({ op: "downloadRead", downloadId: report.downloadId, offset: 3000 })).rejects.toThrow("command.offset: past the end of the 2048-byte download");
+    expect((await run({ op: "diagnostics" })).events).toEqual(expect.arrayContaining([expect.objectContaining({ kind: "download", text: report.downloadId, url: browser.server.url("/download") })]));
+    expect(await run({ op: "downloadDelete", downloadId: report.downloadId })).toEqual({ ok: true, downloadId: report.downloadId });
+    await expect(run({ op: "downloadRead", downloadId: report.downloadId })).rejects.toThrow(/does not exist/);
+    expect((await downloads()).map((entry) => entry.downloadId)).not.toContain(report.downloadId);
+  });
+
+  it("bounds a download: one above the limit is deleted and reported too_large", async () => {
+    await run({ op: "click", selector: "#big-download-link" });
+    await expect.poll(async () => (await downloads()).find((entry) => entry.fileName === "big.bin")?.state, { timeout: 15_000 }).toBe("too_large");
+    const big = (await downloads()).find((entry) => entry.fileName === "big.bin")!;
+    expect(big.error).toMatch(/larger than the 1048576-byte download limit/);
+    await expect(run({ op: "downloadRead", downloadId: big.downloadId })).rejects.toThrow(/too_large, not completed/);
   });
 });

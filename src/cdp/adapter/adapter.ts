@@ -38,8 +38,10 @@ import { cdpCallOf, mayHaveRun } from "../call-errors.js";
 import { connectCdp, type CdpConnection } from "../connection.js";
 import type { CdpWebSocketFactory } from "../websocket.js";
 import { accessibilityHandlers } from "./accessibility.js";
-import { cdpNotImplementedOps, cdpSupportedOps } from "./capabilities.js";
+import { cdpNotImplementedOps, cdpOpsFor, cdpSupportedOps } from "./capabilities.js";
 import type { CdpCommandContext, CdpHandler } from "./context.js";
+import { downloadHandlers } from "./download-commands.js";
+import { CdpDownloads } from "./downloads.js";
 import { dragHandlers } from "./drag-commands.js";
 import { inputHandlers } from "./input-commands.js";
 import { inspectionHandlers } from "./inspection.js";
@@ -75,6 +77,8 @@ export interface CdpBrowserAdapterOptions {
    * file is held in memory until the provider's file API has it.
    */
   stagingMaxBytes?: number;
+  /** Largest download kept (bytes; default and ceiling `limits.downloads.fileBytes`); a larger one is cancelled and reported `too_large`. */
+  downloadMaxBytes?: number;
 }
 
 interface CdpEngineSession {
@@ -83,6 +87,7 @@ interface CdpEngineSession {
   pages: CdpPages;
   liveness: LivenessProbe;
   staged: StagedFiles;
+  downloads: CdpDownloads | undefined;
 }
 
 /** Time past a command's own timeout for the answers of its CDP calls (ms); the watchdog's grace is longer. */
@@ -98,6 +103,7 @@ const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = {
   ...accessibilityHandlers,
   ...inspectionHandlers,
   ...uploadHandlers,
+  ...downloadHandlers,
 };
 
 /** Ops whose target script itself changes the page (a fill's value set, options selected, an element scrolled): losing its answer is an unknown outcome. */
@@ -125,6 +131,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
   readonly #goneListeners = new Set<(handleId: string, reason?: string) => void>();
   readonly #liveness: LivenessProbeOptions;
   readonly #stagingMaxBytes: number;
+  readonly #downloadMaxBytes: number;
 
   constructor(options: CdpBrowserAdapterOptions) {
     const stagingMaxBytes = options.stagingMaxBytes ?? limits.staging.fileBytesDefault;
@@ -132,6 +139,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
       throw new ValidationError("options.stagingMaxBytes", `expected an integer from 1 to ${limits.staging.fileBytesMax}`);
     }
     this.#stagingMaxBytes = stagingMaxBytes;
+    this.#downloadMaxBytes = Math.min(options.downloadMaxBytes ?? limits.downloads.fileBytes, limits.downloads.fileBytes);
     this.#provider = options.provider;
     this.#webSocket = options.webSocket;
     this.#watchdogGraceMs = Math.max(options.watchdogGraceMs ?? 5000, answerMarginMs + 1000);
@@ -184,10 +192,13 @@ export class CdpBrowserAdapter implements BrowserAdapter {
       if (!record.cdpUrl) throw new ProviderError(`${this.#provider.name} session ${record.id} has no CDP URL to connect to`);
       connection = await connectCdp(record.cdpUrl, { ...(this.#webSocket ? { webSocket: this.#webSocket } : {}), ...(signal ? { signal } : {}) });
       const size = viewport ?? record.viewport ?? { width: limits.viewport.widthDefault, height: limits.viewport.heightDefault };
-      const pages = await CdpPages.open(record.id, connection, size, new CdpSessionEvents(this.#now, consoleText));
+      const events = new CdpSessionEvents(this.#now, consoleText);
+      const pages = await CdpPages.open(record.id, connection, size, events);
+      const owner = (frameId: string) => pages.all.find((page) => page.mainFrameId === frameId || page.targetId === frameId)?.pageId;
+      const downloads = this.#provider.downloads ? await CdpDownloads.start(record.id, connection, this.#provider.downloads, this.#downloadMaxBytes, events.diagnostics, owner) : undefined;
       const live = connection;
       const liveness = new LivenessProbe(async () => live.ended?.reason ?? void (await live.browser.send("Browser.getVersion")), this.#liveness);
-      const session = { id: record.id, connection, pages, liveness, staged: new StagedFiles() };
+      const session = { id: record.id, connection, pages, liveness, staged: new StagedFiles(), downloads };
       this.#sessions.set(record.id, session);
       void connection.closed.then((end) => {
         // Closed through close() it is no longer in the map; otherwise the browser went away by itself (or stopped answering).
@@ -235,7 +246,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     const page = session.pages.selected();
     const budgetMs = commandBudgetMs(parsed);
     // The command's own timeout bounds its waits in the page; its CDP calls get a margin past it for their answers.
-    const context: CdpCommandContext = { page, pages: session.pages, staged: session.staged, signal, deadlineAt: Date.now() + budgetMs + answerMarginMs, reached: false };
+    const context: CdpCommandContext = { page, pages: session.pages, staged: session.staged, downloads: session.downloads, providerName: this.#provider.name, signal, deadlineAt: Date.now() + budgetMs + answerMarginMs, reached: false };
     const mutating = !isObservationCommand(parsed);
     const navigationsBefore = page.navigations;
     // While the command runs, the browser is probed: a connection gone silent ends the session now.
@@ -322,8 +333,8 @@ export class CdpBrowserAdapter implements BrowserAdapter {
   capabilities(): AdapterCapabilities {
     return {
       provider: this.#provider.name,
-      ops: [...cdpSupportedOps],
-      notImplemented: cdpNotImplementedOps(),
+      ops: cdpOpsFor(this.#provider),
+      notImplemented: cdpNotImplementedOps(this.#provider),
       persistentProfiles: this.#provider.profiles !== undefined,
     };
   }

@@ -67,6 +67,13 @@ export interface CdpCommands {
     result: { protocolVersion: string; product: string; revision: string; userAgent: string; jsVersion: string };
   };
   "Browser.close": { params: Empty; result: Empty };
+  "Browser.setDownloadBehavior": {
+    params: { behavior: "deny" | "allow" | "allowAndName" | "default"; browserContextId?: string; downloadPath?: string; eventsEnabled?: boolean };
+    result: Empty;
+  };
+  "Browser.cancelDownload": { params: { guid: string; browserContextId?: string }; result: Empty };
+  "DOM.setFileInputFiles": { params: { files: string[]; nodeId?: number; backendNodeId?: number; objectId?: string }; result: Empty };
+  "Runtime.releaseObjectGroup": { params: { objectGroup: string }; result: Empty };
   "Target.getTargets": { params: Empty; result: { targetInfos: TargetInfo[] } };
   "Target.createTarget": {
     params: { url: string; browserContextId?: string; newWindow?: boolean; background?: boolean };
@@ -170,6 +177,8 @@ export interface CdpCommands {
       userGesture?: boolean;
       contextId?: number;
       timeout?: number;
+      /** Where a returned object's handle is kept, to be released with `Runtime.releaseObjectGroup`. */
+      objectGroup?: string;
     };
     result: { result: RemoteObject; exceptionDetails?: ExceptionDetails };
   };
@@ -201,6 +210,9 @@ export interface CdpEvents {
   "Target.detachedFromTarget": { sessionId: string; targetId?: string };
   "Target.targetCreated": { targetInfo: TargetInfo };
   "Target.targetInfoChanged": { targetInfo: TargetInfo };
+  /** With `Browser.setDownloadBehavior` `eventsEnabled`, on the browser session. */
+  "Browser.downloadWillBegin": { frameId: string; guid: string; url: string; suggestedFilename: string };
+  "Browser.downloadProgress": { guid: string; totalBytes: number; receivedBytes: number; state: "inProgress" | "completed" | "canceled"; filePath?: string };
   "Target.targetDestroyed": { targetId: string };
   "Target.targetCrashed": { targetId: string; status: string; errorCode: number };
   "Inspector.detached": { reason: string };

@@ -6,7 +6,7 @@ import { finished } from "node:stream/promises";
 import { CapacityError, NotImplementedError, ValidationError } from "../errors.js";
 import { limits } from "../protocol/limits.js";
 import { parseWith } from "../protocol/parse.js";
-import { StageFileSchema, type StageFileInput, type StagedFile } from "../protocol/staging.js";
+import { StageFileSchema, cancelRefusedStream, type StageFileInput, type StagedFile } from "../protocol/staging.js";
 import type { BrowserProvider } from "../providers/types.js";
 import type { EngineSession } from "./session.js";
 
@@ -29,7 +29,7 @@ export async function stageFile(
   signal?: AbortSignal,
 ): Promise<StagedFile> {
   if (!provider.files) {
-    await cancel(input);
+    await cancelRefusedStream(input);
     throw new NotImplementedError(`stageFile: the ${provider.name} provider has no file API, so files cannot be staged for session ${session.id}`);
   }
   let file: ReturnType<typeof parseStageFile>;
@@ -37,12 +37,12 @@ export async function stageFile(
     file = parseStageFile(input);
     session.assertOpen();
   } catch (error) {
-    await cancel(input);
+    await cancelRefusedStream(input);
     throw error;
   }
   const inFlight = staging.get(session) ?? 0;
   if (session.staged.size + inFlight >= limits.staging.filesPerSession) {
-    await cancel(file);
+    await cancelRefusedStream(file);
     throw new CapacityError(`stageFile: session ${session.id} already holds ${limits.staging.filesPerSession} staged files`);
   }
   staging.set(session, inFlight + 1);
@@ -110,10 +110,4 @@ function write(out: ReturnType<typeof createWriteStream>, chunk: Uint8Array): Pr
   return new Promise((resolve, reject) => {
     out.write(chunk, (error) => (error ? reject(error) : resolve()));
   });
-}
-
-/** Cancels a refused file's stream, so the host's producer is not left waiting. */
-async function cancel(input: unknown): Promise<void> {
-  const stream = (input as { stream?: unknown } | null)?.stream;
-  if (stream && typeof (stream as ReadableStream).cancel === "function") await (stream as ReadableStream).cancel().catch(() => undefined);
 }

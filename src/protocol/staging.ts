@@ -34,3 +34,9 @@ export const StagedFileSchema = v.looseObject({
   size: v.number(),
 });
 export type StagedFile = v.InferOutput<typeof StagedFileSchema>;
+
+/** Cancels a refused file's stream (`input.stream`, when it is one), so the host's producer is not left waiting. */
+export async function cancelRefusedStream(input: unknown): Promise<void> {
+  const stream = (input as { stream?: unknown } | null)?.stream;
+  if (stream && typeof (stream as ReadableStream).cancel === "function") await (stream as ReadableStream).cancel().catch(() => undefined);
+}

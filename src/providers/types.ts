@@ -69,6 +69,22 @@ export interface ProviderFiles {
   stage(sessionId: string, file: StagingFile, signal?: AbortSignal): Promise<{ path: string }>;
 }
 
+/**
+ * Where a session's browser saves the files it downloads, and how their
+ * bytes are read back, as paths on the browser's machine (the local
+ * providers' download folders). The CDP engine points the browser there
+ * (`Browser.setDownloadBehavior`) and follows the downloads by the browser's
+ * own events; without it, downloads are refused as not implemented.
+ */
+export interface ProviderDownloads {
+  /** The folder the session's browser saves downloads in. */
+  folder(sessionId: string): Promise<string>;
+  /** Up to `length` bytes from `offset` of a finished download the browser saved at `path`. */
+  read(sessionId: string, path: string, offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array>;
+  /** Deletes a download's file (idempotent). */
+  delete(sessionId: string, path: string): Promise<void>;
+}
+
 /** The contract every provider implements. */
 export interface BrowserProvider {
   readonly name: string;
@@ -100,4 +116,6 @@ export interface BrowserProvider {
    * session's `cdpUrl`. It carries the credential: never log or return it.
    */
   cdpConnectUrl?(session: ProviderSession): string | undefined;
+  /** Where downloads are saved and read back, for the CDP engine; without it, its download commands are refused as not implemented. */
+  downloads?: ProviderDownloads;
 }

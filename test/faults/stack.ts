@@ -68,8 +68,9 @@ function routedCdpProvider(route: () => CdpRoute | undefined): BrowserProvider &
 /** The CDP engine on local Chromium, whose shutdown also ends every Chromium its provider started. */
 class LocalCdpAdapter extends CdpBrowserAdapter {
   readonly #provider: ReturnType<typeof routedCdpProvider>;
-  constructor(provider: ReturnType<typeof routedCdpProvider>, watchdogGraceMs: number | undefined) {
-    super({ provider, webSocket: nodeWebSocket, ...(watchdogGraceMs === undefined ? {} : { watchdogGraceMs }) });
+  constructor(provider: ReturnType<typeof routedCdpProvider>, options: PlaywrightBrowserAdapterOptions) {
+    const { watchdogGraceMs, downloadMaxBytes } = options;
+    super({ provider, webSocket: nodeWebSocket, ...(watchdogGraceMs === undefined ? {} : { watchdogGraceMs }), ...(downloadMaxBytes === undefined ? {} : { downloadMaxBytes }) });
     this.#provider = provider;
   }
   override async shutdown(): Promise<void> {
@@ -81,7 +82,7 @@ class LocalCdpAdapter extends CdpBrowserAdapter {
 type StackAdapter = BrowserAdapter & { shutdown(): Promise<void> };
 
 function startAdapter(engine: Engine, options: PlaywrightBrowserAdapterOptions, route: () => CdpRoute | undefined): StackAdapter {
-  return engine === "Playwright" ? new PlaywrightBrowserAdapter(options) : new LocalCdpAdapter(routedCdpProvider(route), options.watchdogGraceMs);
+  return engine === "Playwright" ? new PlaywrightBrowserAdapter(options) : new LocalCdpAdapter(routedCdpProvider(route), options);
 }
 
 async function startBackend(engine: Engine, maxSessions: number, adapterOptions: PlaywrightBrowserAdapterOptions, managerOptions: SessionManagerOptions, route: () => CdpRoute | undefined): Promise<Backend> {

@@ -9,6 +9,11 @@ import { afterAll, beforeAll } from "vitest";
 import { CdpBrowserAdapter, type CdpBrowserAdapterOptions } from "../../src/cdp/adapter/index.js";
 import { nodeWebSocket } from "../../src/engine/node-websocket.js";
 import type { BrowserHandle } from "../../src/protocol/adapter.js";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createDownloadFolders } from "../../src/providers/local/download-folder.js";
+import { createSessionStagingFolders } from "../../src/providers/local/staging-folder.js";
 import type { BrowserProvider, ProviderSession } from "../../src/providers/types.js";
 import { startCdpChromium, type CdpChromium } from "./cdp-chromium.js";
 import { startFixtureServer, type FixtureServer } from "./fixture-server.js";
@@ -22,19 +27,33 @@ export interface CdpBrowserFixture {
   open(options?: Parameters<CdpBrowserAdapter["open"]>[0]): Promise<BrowserHandle>;
 }
 
-/** A provider whose sessions are all on one Chromium; `cdpUrl` says where a new session connects (the browser, or a relay). */
+/**
+ * A provider whose sessions are all on one Chromium; `cdpUrl` says where a new session connects (the browser, or a relay).
+ * Its file API stages into a folder per session on this machine, where that Chromium runs (as the local provider's);
+ * its downloads go to one folder (the browser is shared, and its download folder with it).
+ */
 export interface SharedChromiumProvider extends BrowserProvider {
   cdpUrl: string;
   released: string[];
+  /** Removes the staging folders. */
+  cleanup(): Promise<void>;
 }
 
 export function sharedChromiumProvider(cdpUrl: string): SharedChromiumProvider {
   const sessions = new Map<string, ProviderSession>();
   let next = 1;
+  let root: Promise<string> | undefined;
+  const runPath = () => (root ??= mkdtemp(join(tmpdir(), "station-shared-chromium-")));
+  const staging = createSessionStagingFolders(runPath);
   const provider: SharedChromiumProvider = {
     name: "shared-chromium",
     cdpUrl,
     released: [],
+    files: { stage: (sessionId, file) => staging.stage(sessionId, file) },
+    downloads: createDownloadFolders(async () => join(await runPath(), "downloads")),
+    async cleanup() {
+      if (root) await rm(await root, { recursive: true, force: true });
+    },
     async create(request) {
       const session: ProviderSession = { id: `s${next++}`, status: "RUNNING", cdpUrl: provider.cdpUrl, openTag: request.openTag, createdAt: new Date().toISOString() };
       sessions.set(session.id, session);
@@ -46,6 +65,7 @@ export function sharedChromiumProvider(cdpUrl: string): SharedChromiumProvider {
     async release(id) {
       sessions.delete(id);
       provider.released.push(id);
+      await staging.remove(id);
     },
     async find(openTag) {
       return [...sessions.values()].filter((session) => session.openTag === openTag);
@@ -66,6 +86,7 @@ export function useCdpBrowser(options: Omit<CdpBrowserAdapterOptions, "provider"
   afterAll(async () => {
     await fixture.adapter?.shutdown();
     await fixture.chromium?.close();
+    await fixture.provider?.cleanup();
     await fixture.server?.close();
   });
   return fixture;

@@ -178,6 +178,22 @@ describe("round trips of the CDP engine's commands (counting relay, real Chromiu
     expect(counts.diagnostics.methods).toEqual([]);
   });
 
+  it("uploads inline files in 1 serial round trip and staged files in 2", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/media-upload.html") });
+    const staged = await browser.adapter.stageFile(handle, { name: "clip.mp4", mimeType: "video/mp4", bytes: new Uint8Array(2048) });
+    const counts = {
+      inline: await count({ op: "upload", selector: "#gallery", files: [{ name: "a.txt", base64: "YQ==" }, { name: "b.txt", base64: "YmI=" }] }),
+      staged: await count({ op: "upload", selector: "#media", files: [{ staged: staged.fileId }] }),
+    };
+    console.log(Object.entries(counts).map(([op, { trips, methods }]) => `${op}: ${trips} (${methods.join(", ")})`).join("\n"));
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "document.querySelector('#received').textContent" })).value).toBe("media: clip.mp4:2048");
+    expect(counts.inline.trips).toBe(1);
+    expect(counts.inline.methods).toEqual(["Runtime.evaluate"]);
+    // The input checked and its handle handed back in one trip, then its files set.
+    expect(counts.staged.trips).toBe(2);
+    expect(counts.staged.methods).toEqual(["Runtime.releaseObjectGroup", "Runtime.evaluate", "Runtime.evaluate", "DOM.setFileInputFiles"]);
+  });
+
   it("a click that navigates takes one more, to read the new document's title", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
     const { trips, methods } = await count({ op: "click", target: { by: "role", role: "link", name: "Second page" } });

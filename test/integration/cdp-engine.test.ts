@@ -63,14 +63,12 @@ describe("CDP engine: sessions", () => {
     expect(capabilities.ops).toEqual(expect.arrayContaining(["navigate", "back", "reload", "click", "fill", "press", "screenshot", "text", "evaluate", "accessibility", "inspect", "content", "diagnostics", "challenge"]));
     expect([...capabilities.ops, ...capabilities.notImplemented].sort()).toEqual([...commandOps].sort());
     expect(capabilities.notImplemented).toEqual(cdpNotImplementedOps());
+    // Besides tracing, what is still refused is parts of commands (below) and what a provider lacks (next test).
+    expect(capabilities.notImplemented).toEqual(["traceStart", "traceStop"]);
     const handle = await browser.open();
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
-    const refused: BrowserCommandInput[] = [
-      { op: "upload", selector: "#code", files: [{ name: "a.txt", base64: "YQ==" }] },
-      { op: "downloads" },
-    ];
+    const refused: BrowserCommandInput[] = [{ op: "traceStart" }, { op: "traceStop" }];
     for (const command of refused) {
-      expect(capabilities.notImplemented).toContain(command.op);
       const error = await browser.adapter.execute(handle, command).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(NotImplementedError);
       expect(isNotImplementedError(error)).toBe(true);
@@ -97,6 +95,33 @@ describe("CDP engine: sessions", () => {
     expect(snapshot).toMatch(/- iframe \[ref=e\d+\]$/m);
     expect(snapshot).not.toMatch(/Frame password/);
     await browser.adapter.close(handle);
+  });
+});
+
+describe("CDP engine: a provider without a downloads API", () => {
+  it("lists the download ops as not implemented and refuses each with NotImplementedError naming the provider; uploads still run", async () => {
+    const { downloads: _downloads, ...rest } = browser.provider;
+    const provider = { ...rest, name: "no-downloads" };
+    const adapter = new CdpBrowserAdapter({ provider, webSocket: nodeWebSocket });
+    try {
+      expect(adapter.capabilities().notImplemented).toEqual(["downloads", "downloadRead", "downloadDelete", "traceStart", "traceStop"]);
+      expect(adapter.capabilities().ops).toContain("upload");
+      const handle = await adapter.open();
+      await adapter.execute(handle, { op: "navigate", url: browser.server.url("/form.html") });
+      const refused: BrowserCommandInput[] = [{ op: "downloads" }, { op: "downloadRead", downloadId: "d1" }, { op: "downloadDelete", downloadId: "d1" }];
+      for (const command of refused) {
+        const error = await adapter.execute(handle, command).catch((caught: unknown) => caught);
+        expect(isNotImplementedError(error)).toBe(true);
+        expect((error as Error).message).toMatch(new RegExp(`^${command.op}: the no-downloads provider has no downloads API`));
+      }
+      // A download the page starts is left to the browser's own behaviour: the session goes on.
+      await adapter.execute(handle, { op: "click", selector: "#download-link" });
+      await adapter.execute(handle, { op: "upload", selector: "#avatar", files: [{ name: "a.txt", base64: "YQ==" }] });
+      expect((await adapter.execute(handle, { op: "evaluate", expression: "document.querySelector('#avatar').files[0].name" })).value).toBe("a.txt");
+      await adapter.close(handle);
+    } finally {
+      await adapter.shutdown();
+    }
   });
 });
 

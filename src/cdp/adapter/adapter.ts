@@ -14,6 +14,7 @@ import {
   OutcomeUnknownError,
   ProviderError,
   SessionClosedError,
+  ValidationError,
   isOutcomeUnknownError,
   isStationBrowserError,
   isTimeoutError,
@@ -30,14 +31,17 @@ import { navigationOps, unknownOutcomeMessage } from "../../protocol/outcome-adv
 import { parseWith } from "../../protocol/parse.js";
 import { parseCommand } from "../../protocol/parse-command.js";
 import type { CommandResult } from "../../protocol/results.js";
+import type { StageFileInput, StagedFile } from "../../protocol/staging.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import type { BrowserProvider, ProviderSession } from "../../providers/types.js";
 import { cdpCallOf, mayHaveRun } from "../call-errors.js";
 import { connectCdp, type CdpConnection } from "../connection.js";
 import type { CdpWebSocketFactory } from "../websocket.js";
 import { accessibilityHandlers } from "./accessibility.js";
-import { cdpNotImplementedOps, cdpSupportedOps } from "./capabilities.js";
+import { cdpNotImplementedOps, cdpOpsFor, cdpSupportedOps } from "./capabilities.js";
 import type { CdpCommandContext, CdpHandler } from "./context.js";
+import { downloadHandlers } from "./download-commands.js";
+import { CdpDownloads } from "./downloads.js";
 import { dragHandlers } from "./drag-commands.js";
 import { inputHandlers } from "./input-commands.js";
 import { inspectionHandlers } from "./inspection.js";
@@ -47,8 +51,10 @@ import { observationHandlers } from "./observation.js";
 import { pageHandlers } from "./page-commands.js";
 import { CdpPages } from "./pages.js";
 import { CdpSessionEvents } from "./session-events.js";
+import { StagedFiles, stageFile } from "./staging.js";
 import { withTextChange } from "./text-change.js";
 import { withChallenge } from "./challenge-report.js";
+import { uploadHandlers } from "./upload-commands.js";
 
 /** Options of {@link CdpBrowserAdapter}. */
 export interface CdpBrowserAdapterOptions {
@@ -66,6 +72,14 @@ export interface CdpBrowserAdapterOptions {
    * `timeoutMs` (default 10000) ends the session as gone. `timers` lets a test fire them.
    */
   liveness?: LivenessProbeOptions;
+  /**
+   * Largest file `stageFile` takes (bytes; default `limits.staging.fileBytesDefault`,
+   * at most `limits.staging.fileBytesMax`). There is no disk to spool to: the
+   * file is held in memory until the provider's file API has it.
+   */
+  stagingMaxBytes?: number;
+  /** Largest download kept (bytes; default and ceiling `limits.downloads.fileBytes`); a larger one is cancelled and reported `too_large`. */
+  downloadMaxBytes?: number;
 }
 
 interface CdpEngineSession {
@@ -73,6 +87,8 @@ interface CdpEngineSession {
   connection: CdpConnection;
   pages: CdpPages;
   liveness: LivenessProbe;
+  staged: StagedFiles;
+  downloads: CdpDownloads | undefined;
 }
 
 /** Time past a command's own timeout for the answers of its CDP calls (ms); the watchdog's grace is longer. */
@@ -87,6 +103,8 @@ const handlers: Partial<{ [Op in CommandOp]: CdpHandler<Op> }> = {
   ...observationHandlers,
   ...accessibilityHandlers,
   ...inspectionHandlers,
+  ...uploadHandlers,
+  ...downloadHandlers,
 };
 
 /** Ops whose target script itself changes the page (a fill's value set, options selected, an element scrolled): losing its answer is an unknown outcome. */
@@ -113,8 +131,16 @@ export class CdpBrowserAdapter implements BrowserAdapter {
   readonly #sessions = new Map<string, CdpEngineSession>();
   readonly #goneListeners = new Set<(handleId: string, reason?: string) => void>();
   readonly #liveness: LivenessProbeOptions;
+  readonly #stagingMaxBytes: number;
+  readonly #downloadMaxBytes: number;
 
   constructor(options: CdpBrowserAdapterOptions) {
+    const stagingMaxBytes = options.stagingMaxBytes ?? limits.staging.fileBytesDefault;
+    if (!Number.isInteger(stagingMaxBytes) || stagingMaxBytes < 1 || stagingMaxBytes > limits.staging.fileBytesMax) {
+      throw new ValidationError("options.stagingMaxBytes", `expected an integer from 1 to ${limits.staging.fileBytesMax}`);
+    }
+    this.#stagingMaxBytes = stagingMaxBytes;
+    this.#downloadMaxBytes = Math.min(options.downloadMaxBytes ?? limits.downloads.fileBytes, limits.downloads.fileBytes);
     this.#provider = options.provider;
     this.#webSocket = options.webSocket;
     this.#watchdogGraceMs = Math.max(options.watchdogGraceMs ?? 5000, answerMarginMs + 1000);
@@ -170,10 +196,13 @@ export class CdpBrowserAdapter implements BrowserAdapter {
       const url = this.#provider.cdpConnectUrl?.(record) ?? record.cdpUrl;
       connection = await connectCdp(url, { ...(this.#webSocket ? { webSocket: this.#webSocket } : {}), ...(signal ? { signal } : {}) });
       const size = viewport ?? record.viewport ?? { width: limits.viewport.widthDefault, height: limits.viewport.heightDefault };
-      const pages = await CdpPages.open(record.id, connection, size, new CdpSessionEvents(this.#now, consoleText));
+      const events = new CdpSessionEvents(this.#now, consoleText);
+      const pages = await CdpPages.open(record.id, connection, size, events);
+      const owner = (frameId: string) => pages.all.find((page) => page.mainFrameId === frameId || page.targetId === frameId)?.pageId;
+      const downloads = this.#provider.downloads ? await CdpDownloads.start(record.id, connection, this.#provider.downloads, this.#downloadMaxBytes, events.diagnostics, owner) : undefined;
       const live = connection;
       const liveness = new LivenessProbe(async () => live.ended?.reason ?? void (await live.browser.send("Browser.getVersion")), this.#liveness);
-      const session = { id: record.id, connection, pages, liveness };
+      const session = { id: record.id, connection, pages, liveness, staged: new StagedFiles(), downloads };
       this.#sessions.set(record.id, session);
       void connection.closed.then((end) => {
         // Closed through close() it is no longer in the map; otherwise the browser went away by itself (or stopped answering).
@@ -228,6 +257,9 @@ export class CdpBrowserAdapter implements BrowserAdapter {
       signal,
       deadlineAt: Date.now() + budgetMs + answerMarginMs,
       reached: false,
+      staged: session.staged,
+      downloads: session.downloads,
+      providerName: this.#provider.name,
       ...(solver ? { solverStatus: () => solver.status(handle.id, signal) } : {}),
     };
     const mutating = !isObservationCommand(parsed);
@@ -265,6 +297,33 @@ export class CdpBrowserAdapter implements BrowserAdapter {
     void session.connection.close(reason);
   }
 
+  /**
+   * Stages a file for the session through the provider's file API (its
+   * bytes, or its stream read into memory up to `stagingMaxBytes`; never a
+   * path); an `upload` command then sets it into a file input with
+   * `files: [{ staged: fileId }]`.
+   *
+   * @example
+   * ```ts
+   * const { fileId } = await adapter.stageFile(handle, { name: "clip.mp4", mimeType: "video/mp4", stream });
+   * await adapter.execute(handle, { op: "upload", selector: "#media", files: [{ staged: fileId }] });
+   * ```
+   * @throws {NotImplementedError} when the provider has no file API; {@link ValidationError} for a bad or oversize file.
+   */
+  async stageFile(handle: BrowserHandle, file: StageFileInput, signal?: AbortSignal): Promise<StagedFile> {
+    const session = this.#sessions.get(handle.id);
+    if (!session) throw new NotFoundError(`Browser session ${handle.id} is not open`);
+    const assertOpen = () => {
+      const ended = session.connection.ended;
+      if (ended || this.#sessions.get(handle.id) !== session) throw new SessionClosedError(`Browser session ${handle.id} has ended${ended ? `: ${ended.reason}` : ""}`);
+    };
+    try {
+      return await stageFile(session.staged, this.#provider, session.id, file, this.#stagingMaxBytes, assertOpen, signal);
+    } catch (error) {
+      throw asStationError(error, "stageFile");
+    }
+  }
+
   /** Closes a session: its pages (those the site opened too), its connection, then the provider's session. Closing an unknown session is a no-op. */
   async close(handle: BrowserHandle): Promise<void> {
     const session = this.#sessions.get(handle.id);
@@ -289,8 +348,8 @@ export class CdpBrowserAdapter implements BrowserAdapter {
   capabilities(): AdapterCapabilities {
     return {
       provider: this.#provider.name,
-      ops: [...cdpSupportedOps],
-      notImplemented: cdpNotImplementedOps(),
+      ops: cdpOpsFor(this.#provider),
+      notImplemented: cdpNotImplementedOps(this.#provider),
       persistentProfiles: this.#provider.profiles !== undefined,
     };
   }

@@ -29,6 +29,10 @@ export const cdpSupportedOps: readonly CommandOp[] = [
   "mouseMove",
   "drag",
   "dragCoordinates",
+  "upload",
+  "downloads",
+  "downloadRead",
+  "downloadDelete",
   "screenshot",
   "text",
   "evaluate",
@@ -39,5 +43,14 @@ export const cdpSupportedOps: readonly CommandOp[] = [
   "challenge",
 ];
 
-/** The protocol's ops the CDP engine does not implement yet. */
-export const cdpNotImplementedOps = (): CommandOp[] => commandOps.filter((op) => !cdpSupportedOps.includes(op));
+/** The download ops: they need the provider's downloads API (`BrowserProvider.downloads`). */
+export const cdpDownloadOps: readonly CommandOp[] = ["downloads", "downloadRead", "downloadDelete"];
+
+/** The ops the CDP engine runs with a provider (the download ops only when it has a downloads API). */
+export const cdpOpsFor = (provider: { downloads?: unknown }): CommandOp[] => cdpSupportedOps.filter((op) => provider.downloads !== undefined || !cdpDownloadOps.includes(op));
+
+/** The protocol's ops the CDP engine does not implement yet (with a provider: for that provider). */
+export const cdpNotImplementedOps = (provider: { downloads?: unknown } = { downloads: true }): CommandOp[] => {
+  const ops = cdpOpsFor(provider);
+  return commandOps.filter((op) => !ops.includes(op));
+};

@@ -14,6 +14,8 @@ import { limits } from "../../protocol/limits.js";
 import type { CdpPage } from "./page.js";
 import type { CdpPages } from "./pages.js";
 import type { SessionMark } from "./session-events.js";
+import type { CdpDownloads } from "./downloads.js";
+import type { StagedFiles } from "./staging.js";
 
 /** What every handler receives. */
 export interface CdpCommandContext {
@@ -22,6 +24,12 @@ export interface CdpCommandContext {
   /** Every page of the session. */
   pages: CdpPages;
   signal: AbortSignal | undefined;
+  /** The files staged for the session (`stageFile`), for `upload { staged }`. */
+  staged: StagedFiles;
+  /** The session's downloads; absent when its provider has no downloads API. */
+  downloads: CdpDownloads | undefined;
+  /** The provider's name, for messages. */
+  providerName: string;
   /** When the command's budget ends (epoch ms). */
   deadlineAt: number;
   /** Set once input or a navigation request may have reached the page: a failure from then on is an unknown outcome. */

@@ -12,6 +12,7 @@
  * {@link findAndPrepare} must be self-contained: its source is sent to the page.
  */
 import type { ReadinessAction, ReadinessScript } from "./input-readiness.js";
+import type { UploadRequest } from "./upload-script.js";
 
 /** The targets the script resolves (no `frame` chain: the engine refuses that first). A `ref` is the world's own ref of the latest snapshot. */
 export type ScriptTarget =
@@ -27,7 +28,7 @@ export interface ScriptRequest {
    * `click`: a point to press; `fill`: the field focused and its text selected; `focus`: the element focused.
    * Every other action is readied by the script passed with the request (`input-readiness.ts`).
    */
-  action: "click" | "fill" | "focus" | ReadinessAction;
+  action: "click" | "fill" | "focus" | ReadinessAction | "upload";
   /** The value of a fill (types such as date and color take it as their value at once). */
   value?: string;
   /** `select`: the options to select, each by value or label. */
@@ -37,6 +38,8 @@ export interface ScriptRequest {
   /** `scroll`: how far to scroll the element (CSS pixels); none scrolls it into view. */
   deltaX?: number;
   deltaY?: number;
+  /** `upload`: the files to set, or only the count to check (staged files). */
+  upload?: UploadRequest;
   /** No element at all (or none at `nth`) answers ok: `waitFor` hidden or detached. */
   absentOk?: boolean;
   /** How long to wait for the element to appear and be ready (ms). */
@@ -107,6 +110,8 @@ export type ScriptAnswer =
   | { status: "nthOutOfRange"; count: number }
   | { status: "notActionable"; reason: string }
   | { status: "refused"; reason: string }
+  /** The command does not fit the element (an upload to something not a file input): a `ValidationError` naming `field`. */
+  | { status: "invalid"; field: string; reason: string }
   | { status: "staleRef" }
   | { status: "badSelector"; reason: string };
 

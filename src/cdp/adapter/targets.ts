@@ -15,6 +15,7 @@ import type { CdpCommandContext } from "./context.js";
 import type { CdpPage } from "./page.js";
 import { enterFrames, type FrameAnswer, type FrameEntry } from "./frame-script.js";
 import { checkedProbe, readyForInput } from "./input-readiness.js";
+import { readyUpload } from "./upload-script.js";
 import { findAndPrepare, watchInput, type InputWatch, type ScriptAnswer, type ScriptRequest, type ScriptTarget } from "./target-script.js";
 
 /** A frame-qualified ref of the world (`f3e7`): its element is in an iframe. */
@@ -41,12 +42,17 @@ export function scriptTarget(target: Target, page: CdpPage): { target: ScriptTar
   return { target: rest, ...(frame !== undefined && frame.length > 0 ? { frames: { chain: frame } } : {}) };
 }
 
-/** The target script's call as `(timeoutMs) => answer`: the actions it does not ready itself take the readiness script ({@link readyForInput}) along. */
+/** The target script's call as `(timeoutMs) => answer`: the actions it does not ready itself take a readiness script along ({@link readyForInput}, {@link readyUpload}). */
 function findSource(request: ScriptRequest): string {
   const shim = (source: string) => `((__name) => (${source}))((target) => target)`;
   const { timeoutMs: _timeoutMs, ...rest } = request;
-  const readiness = request.action === "click" || request.action === "fill" || request.action === "focus" ? "" : `, ${shim(readyForInput.toString())}`;
+  const readiness = request.action === "click" || request.action === "fill" || request.action === "focus" ? "" : `, ${shim((request.action === "upload" ? readyUpload : readyForInput).toString())}`;
   return `(timeoutMs) => ${shim(findAndPrepare.toString())}(Object.assign(${JSON.stringify(rest)}, { timeoutMs })${readiness})`;
+}
+
+/** The target script's call for a target in the main document, as an expression. */
+export function findExpression(request: ScriptRequest): string {
+  return `(${findSource(request)})(${request.timeoutMs})`;
 }
 
 /**
@@ -70,6 +76,17 @@ export async function prepareTarget(
     ? `((__name) => (${enterFrames.toString()}))((target) => target)(${JSON.stringify({ ...resolved.frames, timeoutMs: request.timeoutMs, delegates: frameDelegates, ...(request.absentOk ? { absentOk: true } : {}) } satisfies FrameEntry)}, ${JSON.stringify(`(${source})`)})`
     : `(${source})(${request.timeoutMs})`;
   const answer = (await context.page.evaluateInWorld(expression, context.deadlineAt)) as FrameAnswer;
+  return readyAnswer(context, op, target, request, answer);
+}
+
+/** The answer of the target script when it is `ok`; each other answer is thrown as its error. */
+export function readyAnswer(
+  context: CdpCommandContext,
+  op: string,
+  target: Target,
+  request: Omit<ScriptRequest, "target">,
+  answer: FrameAnswer,
+): Extract<ScriptAnswer, { status: "ok" }> {
   const described = describeTarget(target);
   const chain = target.by === "ref" ? undefined : target.frame;
   const within = chain?.length ? ` inside frame ${chain.join(" > ")}` : "";
@@ -98,6 +115,8 @@ export async function prepareTarget(
       );
     case "badFrameSelector":
       throw new ValidationError(`command.target.frame[${answer.index}]`, `not a CSS selector the CDP engine can use (${answer.reason})`);
+    case "invalid":
+      throw new ValidationError(answer.field, answer.reason);
     case "badSelector":
       throw new ValidationError("command.target.selector", `not a CSS selector the CDP engine can use (${answer.reason})`);
     default:

@@ -10,8 +10,9 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ValidationError } from "../../errors.js";
+import { NotFoundError, ValidationError } from "../../errors.js";
 import type { BrowserProvider, ProviderSession } from "../types.js";
+import { createDownloadFolders } from "./download-folder.js";
 import { findChromium } from "./find-chromium.js";
 import { closedNetworkArgs } from "./launch-settings.js";
 
@@ -20,6 +21,8 @@ export interface CdpChromium {
   wsUrl: string;
   port: number;
   process: ChildProcess;
+  /** Its profile directory (removed on close); its downloads go to `downloads/` inside. */
+  userDataDir: string;
   /** True while the process runs. */
   alive(): boolean;
   close(): Promise<void>;
@@ -93,6 +96,7 @@ export async function launchCdpChromium(options: LaunchCdpChromiumOptions = {}):
     wsUrl,
     port: Number(new URL(wsUrl).port),
     process: child,
+    userDataDir,
     alive: () => !exited,
     async close() {
       if (!exited) {
@@ -109,6 +113,8 @@ export async function launchCdpChromium(options: LaunchCdpChromiumOptions = {}):
 /**
  * A provider of local Chromium sessions for the CDP engine: each `create`
  * starts a Chromium of its own and hands out its `cdpUrl`; `release` ends it.
+ * Its downloads are saved in that Chromium's profile directory (`downloads/`),
+ * removed with it.
  *
  * @example
  * ```ts
@@ -117,8 +123,14 @@ export async function launchCdpChromium(options: LaunchCdpChromiumOptions = {}):
  */
 export function createLocalCdpProvider(): BrowserProvider & { shutdown(): Promise<void> } {
   const running = new Map<string, { browser: CdpChromium; session: ProviderSession }>();
+  const downloads = createDownloadFolders(async (sessionId) => {
+    const entry = running.get(sessionId);
+    if (!entry) throw new NotFoundError(`local session ${sessionId} is not running`);
+    return join(entry.browser.userDataDir, "downloads");
+  });
   return {
     name: "local",
+    downloads,
     async create(request) {
       const browser = await launchCdpChromium();
       const session: ProviderSession = { id: `local-cdp-${randomUUID()}`, status: "RUNNING", cdpUrl: browser.wsUrl, openTag: request.openTag, createdAt: new Date().toISOString() };

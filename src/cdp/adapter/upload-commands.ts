@@ -1,0 +1,92 @@
+/**
+ * `upload` on the CDP engine, with the Playwright engine's checks, results
+ * and outcome rule, and no local disk:
+ * - inline files: one call of the engine's script finds the target, checks
+ *   it is a file input (`multiple` for several files) and builds the files in
+ *   the isolated world from their bytes (`upload-script.ts`): one round trip;
+ * - staged files (`stageFile` put them on the browser's machine through the
+ *   provider's file API): the same call checks the input, a second one sent
+ *   with it hands back the input's handle, then `DOM.setFileInputFiles` sets
+ *   the provider's paths on it: two round trips.
+ * From the moment the files may have been set, a failure is an unknown outcome.
+ */
+import { ActionFailedError, NotImplementedError, ValidationError } from "../../errors.js";
+import { base64DecodedBytes, isStagedFile, type CommandOf } from "../../protocol/commands.js";
+import type { UploadResult } from "../../protocol/results.js";
+import { mayHaveRun } from "../call-errors.js";
+import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
+import { actionTimeout } from "./interaction.js";
+import { firstLine } from "./page.js";
+import type { ScriptAnswer } from "./target-script.js";
+import { findExpression, prepareTarget, readyAnswer, scriptTarget } from "./targets.js";
+import { uploadInputGlobal } from "./upload-script.js";
+
+/** The object group of a staged upload's input handle; the next staged upload releases it. */
+const handleGroup = "station-upload";
+
+/** The global a staged upload's script answer waits in, for the handle call sent with it. */
+const foundGlobal = "__stationUploadFound";
+
+/** upload */
+export const uploadHandlers: CdpHandlers<"upload"> = {
+  async upload(context, command) {
+    const staged = command.files.filter(isStagedFile);
+    if (staged.length > 0) return uploadStaged(context, command, staged);
+    const files = command.files.map((file) => {
+      if (isStagedFile(file)) throw new ValidationError("command.files", "staged and inline files cannot be mixed in one upload");
+      return { name: file.name, mimeType: file.mimeType ?? "application/octet-stream", base64: file.base64 };
+    });
+    const mark = markOf(context.page);
+    // The script sets the files itself: once its call may have run, so may the upload.
+    const ready = await prepareTarget(context, "upload", command.target, { action: "upload", upload: { count: files.length, files }, timeoutMs: actionTimeout(command) }).catch((error: unknown) => {
+      if (mayHaveRun(error)) context.reached = true;
+      throw error;
+    });
+    context.reached = true;
+    await settleAfterInput(context, mark);
+    const result: UploadResult = { ...(await describeAction(context, mark, ready.title)), files: files.map((file) => ({ name: file.name, bytes: base64DecodedBytes(file.base64) })) };
+    return result;
+  },
+};
+
+/** `upload` of staged files: their paths on the browser's machine go into the input with `DOM.setFileInputFiles`. */
+async function uploadStaged(context: CdpCommandContext, command: CommandOf<"upload">, staged: { staged: string }[]): Promise<UploadResult> {
+  if (staged.length !== command.files.length) throw new ValidationError("command.files", "staged and inline files cannot be mixed in one upload");
+  const files = staged.map((file, index) => {
+    const found = context.staged.files.get(file.staged);
+    if (!found) throw new ValidationError(`command.files[${index}].staged`, `no file ${file.staged} is staged for session ${context.pages.sessionId}`);
+    return found;
+  });
+  const { page } = context;
+  const mark = markOf(page);
+  const request = { action: "upload", upload: { count: files.length }, timeoutMs: actionTimeout(command) } as const;
+  const resolved = scriptTarget(command.target, page);
+  if (resolved.frames) throw new NotImplementedError("upload: staged files into a file input inside an iframe are not implemented by the CDP engine yet (inline files are)");
+  const find = findExpression({ ...request, target: resolved.target });
+  const contextId = await page.world();
+  const options = { timeoutMs: Math.max(1, context.deadlineAt - Date.now()) };
+  // Sent together: the previous upload's handle released, the script's call, and the call that hands back the input it checked.
+  const [, answered, handed] = await Promise.all([
+    page.session.send("Runtime.releaseObjectGroup", { objectGroup: handleGroup }, options).catch(() => undefined),
+    page.session.send("Runtime.evaluate", { expression: `globalThis.${foundGlobal} = (${find})`, contextId, returnByValue: true, awaitPromise: true }, options),
+    page.session
+      .send(
+        "Runtime.evaluate",
+        {
+          expression: `Promise.resolve(globalThis.${foundGlobal}).then((answer) => { const input = globalThis.${uploadInputGlobal}; delete globalThis.${uploadInputGlobal}; delete globalThis.${foundGlobal}; return answer?.status === "ok" ? input : null; })`,
+          contextId,
+          awaitPromise: true,
+          objectGroup: handleGroup,
+        },
+        options,
+      )
+      .catch(() => undefined),
+  ]);
+  if (answered.exceptionDetails) throw new ActionFailedError(`upload: ${firstLine(answered.exceptionDetails.exception?.description ?? answered.exceptionDetails.text)}`);
+  const ready = readyAnswer(context, "upload", command.target, request, answered.result.value as ScriptAnswer);
+  const objectId = handed?.result.objectId;
+  if (!objectId) throw new ActionFailedError("upload: the file input went away before its files could be set; no files were set");
+  await sendInput(context, [(callOptions) => page.session.send("DOM.setFileInputFiles", { files: files.map((file) => file.path), objectId }, callOptions)]);
+  await settleAfterInput(context, mark);
+  return { ...(await describeAction(context, mark, ready.title)), files: files.map((file) => ({ name: file.name, bytes: file.size })) };
+}

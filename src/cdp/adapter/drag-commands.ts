@@ -71,15 +71,15 @@ async function dragThrough(context: CdpCommandContext, from: Point, moves: Point
       (options) => send("Input.setInterceptDrags", { enabled: true }, options),
       ...moves.map((point): InputCall => (options) => send("Input.dispatchMouseEvent", { type: "mouseMoved", ...point, button: "left", buttons: buttonBits.left }, options)),
     ]);
-    const last: InputCall[] = [];
+    // The interception stays on until the drag's data is in: turned off sooner, a drag the browser has not
+    // intercepted yet (a loaded machine) would run as a real one and never be reported.
+    const last: InputCall[] = [interceptOff];
     if (data === undefined) {
       // No drag data yet: the page says whether it started a drag, whose data is then still on its way.
-      const [started] = await Promise.all([page.evaluateInWorld(dragStartedExpression, context.deadlineAt, true), sendInput(context, [interceptOff])]);
+      const started = await page.evaluateInWorld(dragStartedExpression, context.deadlineAt, true);
       if (started === true && data === undefined) {
         data = (await session.waitForEvent("Input.dragIntercepted", { timeoutMs: Math.max(1, context.deadlineAt - Date.now()) })).data;
       }
-    } else {
-      last.push(interceptOff);
     }
     const dropped = data;
     if (dropped) {

@@ -164,3 +164,11 @@ export async function coverage(page: Page, refs: readonly string[], total: numbe
   }
   return { covered: found.size, total };
 }
+
+/**
+ * The CDP engine's Chromium resolves no host but 127.0.0.1: the Playwright
+ * side answers every request but the page with a 404 at once, and without
+ * this a page's requests to the internet (absent here) hang until the load
+ * times out, so the page under the CDP engine is caught still loading.
+ */
+export const offlineHosts = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1";

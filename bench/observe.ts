@@ -48,6 +48,7 @@ import {
   coverage,
   createCorpusProvider,
   markGroundTruth,
+  offlineHosts,
   readCorpusManifest,
   startCorpusServer,
   withoutRefs,
@@ -68,13 +69,6 @@ const pageTimeoutMs = 45_000;
 const navigationTimeoutMs = 15_000;
 const actionTimeoutMs = 5_000;
 const mebibyte = 1024 * 1024;
-/**
- * The CDP engine's Chromium resolves no host but 127.0.0.1: the Playwright
- * side answers every request but the page with a 404 at once, and without
- * this a page's requests to the internet (absent here) hang until the load
- * times out, so the page under the CDP engine is caught still loading.
- */
-const offlineHosts = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1";
 
 interface PageResult {
   file: string;

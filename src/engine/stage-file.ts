@@ -6,7 +6,7 @@ import { finished } from "node:stream/promises";
 import { CapacityError, NotImplementedError, ValidationError } from "../errors.js";
 import { limits } from "../protocol/limits.js";
 import { parseWith } from "../protocol/parse.js";
-import { StageFileSchema, cancelRefusedStream, type StageFileInput, type StagedFile } from "../protocol/staging.js";
+import { StageFileSchema, boundedChunks, cancelRefusedStream, type StageFileInput, type StagedFile } from "../protocol/staging.js";
 import type { BrowserProvider } from "../providers/types.js";
 import type { EngineSession } from "./session.js";
 
@@ -80,20 +80,9 @@ async function spoolTo(path: string, file: { bytes?: Uint8Array | undefined; str
       size = file.bytes.byteLength;
       await write(out, file.bytes);
     } else {
-      const reader = file.stream!.getReader();
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        if (!(value instanceof Uint8Array)) {
-          await reader.cancel().catch(() => undefined);
-          throw new ValidationError("file.stream", "expected a stream of Uint8Array chunks");
-        }
-        size += value.byteLength;
-        if (size > maxBytes) {
-          await reader.cancel().catch(() => undefined);
-          throw tooLarge("stream");
-        }
-        await write(out, value);
+      for await (const chunk of boundedChunks(file.stream!, maxBytes, () => tooLarge("stream"))) {
+        size += chunk.byteLength;
+        await write(out, chunk);
       }
     }
     out.end();

@@ -2,6 +2,7 @@ import * as v from "valibot";
 import { uploadFileEntries } from "./command-fields.js";
 import { limits } from "./limits.js";
 import { nonEmptyString } from "./fields.js";
+import { ValidationError } from "../errors.js";
 
 /**
  * Staged files (`stageFile`): a file too large for the 4 MiB command path,
@@ -39,4 +40,28 @@ export type StagedFile = v.InferOutput<typeof StagedFileSchema>;
 export async function cancelRefusedStream(input: unknown): Promise<void> {
   const stream = (input as { stream?: unknown } | null)?.stream;
   if (stream && typeof (stream as ReadableStream).cancel === "function") await (stream as ReadableStream).cancel().catch(() => undefined);
+}
+
+/**
+ * The chunks of a host's stream, checked as they come: each must be a
+ * `Uint8Array` (`ValidationError` naming `file.stream`) and all together at
+ * most `maxBytes` (`tooLarge()` is thrown). A refused stream is cancelled.
+ */
+export async function* boundedChunks(stream: ReadableStream<Uint8Array>, maxBytes: number, tooLarge: () => Error): AsyncGenerator<Uint8Array<ArrayBuffer>> {
+  const reader = stream.getReader();
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return;
+    if (!(value instanceof Uint8Array)) {
+      await reader.cancel().catch(() => undefined);
+      throw new ValidationError("file.stream", "expected a stream of Uint8Array chunks");
+    }
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      throw tooLarge();
+    }
+    yield value as Uint8Array<ArrayBuffer>;
+  }
 }

@@ -74,11 +74,11 @@ export function sharedChromiumProvider(cdpUrl: string): SharedChromiumProvider {
   return provider;
 }
 
-/** `options` are the adapter's own (a clock, say); the provider and WebSocket are the fixture's. */
-export function useCdpBrowser(options: Omit<CdpBrowserAdapterOptions, "provider" | "webSocket"> = {}): CdpBrowserFixture {
+/** `options` are the adapter's own (a clock, say); the provider and WebSocket are the fixture's; `chromiumArgs` go to the launch. */
+export function useCdpBrowser(options: Omit<CdpBrowserAdapterOptions, "provider" | "webSocket"> = {}, chromiumArgs: string[] = []): CdpBrowserFixture {
   const fixture = {} as CdpBrowserFixture;
   beforeAll(async () => {
-    [fixture.chromium, fixture.server] = await Promise.all([startCdpChromium(), startFixtureServer()]);
+    [fixture.chromium, fixture.server] = await Promise.all([startCdpChromium({ args: chromiumArgs }), startFixtureServer()]);
     fixture.provider = sharedChromiumProvider(fixture.chromium.wsUrl);
     fixture.adapter = new CdpBrowserAdapter({ ...options, provider: fixture.provider, webSocket: nodeWebSocket });
     fixture.open = (options) => fixture.adapter.open(options);

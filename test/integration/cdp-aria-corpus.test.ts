@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { corpusDir, corpusPresent, readCorpusManifest, startCorpusServer, type CorpusPage } from "../../bench/corpus.js";
+import { corpusDir, corpusPresent, offlineHosts, readCorpusManifest, startCorpusServer, type CorpusPage } from "../../bench/corpus.js";
 import type { BrowserAdapter, BrowserHandle } from "../../src/protocol/adapter.js";
 import { useBrowser } from "../helpers/browser.js";
 import { useCdpBrowser } from "../helpers/cdp-engine.js";
@@ -12,17 +12,18 @@ import { withRefNumbersHidden } from "../helpers/snapshot-refs.js";
  * repository: `../shared/corpus/pages`, see its MANIFEST.tsv), compared as
  * text once ref numbers are hidden. It prints how many are identical and
  * which differ. Pages with iframes may differ by design (the CDP engine
- * renders same-origin iframes only; a cross-origin one stays a leaf); of the others, a few differ because
- * the page itself does (its requests to the internet, absent here, fail or
- * hang differently under the two launches, so scripts and styles run
- * differently). Without the corpus it is skipped and says so.
+ * renders same-origin iframes only; a cross-origin one stays a leaf). The
+ * CDP engine's Chromium resolves no host but 127.0.0.1 (`offlineHosts`), so
+ * a page's requests to the absent internet fail at once under both engines
+ * rather than hang. Without the corpus it is skipped and says so.
  */
 const present = corpusPresent();
 if (!present) console.warn(`cdp aria corpus: SKIPPED — no corpus at ${corpusDir} (set STATION_CORPUS_DIR)`);
 
 describe.skipIf(!present)(`agent forms of the corpus pages under both engines (${present ? "corpus found" : "SKIPPED: corpus absent"})`, () => {
   const playwright = useBrowser();
-  const cdp = useCdpBrowser();
+  // As in bench:observe: requests to the (absent) internet fail at once under both engines.
+  const cdp = useCdpBrowser({}, [offlineHosts]);
   let server: Server;
   let origin = "";
   let pages: CorpusPage[] = [];

@@ -10,7 +10,7 @@
 import { CapacityError, NotImplementedError, ValidationError } from "../../errors.js";
 import { limits } from "../../protocol/limits.js";
 import { parseWith } from "../../protocol/parse.js";
-import { StageFileSchema, cancelRefusedStream, type StageFileInput, type StagedFile } from "../../protocol/staging.js";
+import { StageFileSchema, boundedChunks, cancelRefusedStream, type StageFileInput, type StagedFile } from "../../protocol/staging.js";
 import type { BrowserProvider } from "../../providers/types.js";
 
 /** A file staged for a session: its name, size, and its path on the browser's machine. */
@@ -81,22 +81,11 @@ async function collect(file: { bytes?: Uint8Array | undefined; stream?: Readable
     if (file.bytes.byteLength > maxBytes) throw tooLarge("bytes");
     return { data: new Blob([file.bytes as Uint8Array<ArrayBuffer>], { type }), size: file.bytes.byteLength };
   }
-  const reader = file.stream!.getReader();
   const chunks: Uint8Array<ArrayBuffer>[] = [];
   let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (!(value instanceof Uint8Array)) {
-      await reader.cancel().catch(() => undefined);
-      throw new ValidationError("file.stream", "expected a stream of Uint8Array chunks");
-    }
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge("stream");
-    }
-    chunks.push(value as Uint8Array<ArrayBuffer>);
+  for await (const chunk of boundedChunks(file.stream!, maxBytes, () => tooLarge("stream"))) {
+    size += chunk.byteLength;
+    chunks.push(chunk);
   }
   return { data: new Blob(chunks, { type }), size };
 }

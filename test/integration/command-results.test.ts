@@ -63,7 +63,8 @@ const pass = fc.record({
     fc.record({ selector: fc.constant("#colour"), value: fc.constantFrom("r", "g", "Blue") as fc.Arbitrary<string | string[]> }),
     fc.record({ selector: fc.constant("#toppings"), value: fc.subarray(["Cheese", "Ham", "Olives"]) as fc.Arbitrary<string | string[]> }),
   ),
-  scroll: fc.record({ deltaY: fc.integer({ min: -500, max: 500 }), inner: fc.boolean() }),
+  // A page scroll needs a non-zero delta (0 without a target is refused, naming command.deltaY).
+  scroll: fc.record({ deltaY: fc.integer({ min: -500, max: 500 }).filter((delta) => delta !== 0), inner: fc.boolean() }),
   pad: fc.record({ x: fc.integer({ min: 901, max: 1199 }), y: fc.integer({ min: 101, max: 249 }), steps: fc.integer({ min: 1, max: 5 }) }),
   drag: fc.record({ fromX: fc.integer({ min: 0, max: 600 }), fromY: fc.integer({ min: 0, max: 600 }), steps: fc.integer({ min: 1, max: 5 }) }),
   dialog: fc.record({ action: fc.constantFrom("accept" as const, "dismiss" as const), promptText: fc.string({ maxLength: 10 }) }),

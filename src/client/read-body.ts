@@ -10,15 +10,20 @@ export class BodyTooLarge {
  * `signal` cancels the read; a body cut off by the network rejects.
  */
 export async function readBoundedText(response: Response, limit: number, signal: AbortSignal): Promise<string> {
+  return decoder.decode(await readBoundedBytes(response, limit, signal));
+}
+
+/** Reads a response body's bytes, at most `limit` (else {@link BodyTooLarge}); as {@link readBoundedText}. */
+export async function readBoundedBytes(response: Response, limit: number, signal?: AbortSignal): Promise<Uint8Array> {
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (declared > limit) {
     void response.body?.cancel().catch(() => undefined);
     throw new BodyTooLarge(limit);
   }
-  if (!response.body) return "";
+  if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
-  const cancel = () => void reader.cancel(signal.reason).catch(() => undefined);
-  signal.addEventListener("abort", cancel, { once: true });
+  const cancel = () => void reader.cancel(signal?.reason).catch(() => undefined);
+  signal?.addEventListener("abort", cancel, { once: true });
   const chunks: Uint8Array[] = [];
   let total = 0;
   try {
@@ -33,15 +38,15 @@ export async function readBoundedText(response: Response, limit: number, signal:
       chunks.push(value);
     }
   } finally {
-    signal.removeEventListener("abort", cancel);
+    signal?.removeEventListener("abort", cancel);
   }
   // A cancelled reader ends as if the body were complete: say what happened instead.
-  signal.throwIfAborted();
+  signal?.throwIfAborted();
   const bytes = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {
     bytes.set(chunk, offset);
     offset += chunk.byteLength;
   }
-  return decoder.decode(bytes);
+  return bytes;
 }

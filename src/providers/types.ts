@@ -72,12 +72,19 @@ export interface ProviderFiles {
 /**
  * Where a session's browser saves the files it downloads, and how their
  * bytes are read back, as paths on the browser's machine (the local
- * providers' download folders). The CDP engine points the browser there
+ * providers' download folders; Browserbase's session downloads and Steel's
+ * session files, read over their REST APIs). The CDP engine points the browser there
  * (`Browser.setDownloadBehavior`) and follows the downloads by the browser's
  * own events; without it, downloads are refused as not implemented.
  */
 export interface ProviderDownloads {
-  /** The folder the session's browser saves downloads in. */
+  /**
+   * How the browser names the files it saves (`Browser.setDownloadBehavior`'s
+   * `behavior`): `allowAndName` (default) by the download's guid,
+   * `allow` by the file's own name (Browserbase's documented setting).
+   */
+  readonly behavior?: "allow" | "allowAndName";
+  /** The folder the session's browser saves downloads in (absolute, or as the provider's browser resolves it). */
   folder(sessionId: string): Promise<string>;
   /** Up to `length` bytes from `offset` of a finished download the browser saved at `path`. */
   read(sessionId: string, path: string, offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array>;

@@ -27,6 +27,7 @@ describe("resolveSteelOptions", () => {
       sessionSettings: {},
       sessionTimeoutMs: 900_000,
       viewport: { width: 1280, height: 800 },
+      filesFolder: "/files",
       rateLimitCapMs: 10_000,
       profileReadyTimeoutMs: 60_000,
       profilePollMs: 500,
@@ -56,6 +57,10 @@ describe("resolveSteelOptions", () => {
     expect(validationError({ apiKey: "k-1234", sessionTimeoutMs: 5 }).field).toBe("options.sessionTimeoutMs");
     expect(validationError({ apiKey: "k-1234", viewport: { width: 10, height: 800 } }).field).toBe("options.viewport.width");
     expect(validationError({ apiKey: "k-1234", profileStore: {} }).field).toBe("options.profileStore");
+    for (const filesFolder of ["files", "/files/../etc", "/files/./x", 7]) {
+      expect(validationError({ apiKey: "k-1234", filesFolder }).field).toBe("options.filesFolder");
+    }
+    expect(resolveSteelOptions({ apiKey: "k-1234", filesFolder: "/tmp/files/" }).filesFolder).toBe("/tmp/files");
   });
 
   it("with selfHosted, refuses the settings steel-browser would silently ignore, naming the field", () => {

@@ -2,7 +2,9 @@
  * downloads · downloadRead · downloadDelete on the CDP engine: the session's
  * downloads as its browser reported them (`downloads.ts`), read back through
  * the provider's downloads API. A provider without one has them refused as
- * not implemented, naming it.
+ * not implemented, naming it. A read's call to the provider (a hosted
+ * provider's REST API) is cancelled at the command's deadline or with the
+ * caller's signal: it fails, never hangs, and is not retried.
  */
 import { NotImplementedError } from "../../errors.js";
 import type { CdpCommandContext, CdpHandlers } from "./context.js";
@@ -22,7 +24,9 @@ export const downloadHandlers: CdpHandlers<"downloads" | "downloadRead" | "downl
   },
 
   async downloadRead(context, command) {
-    return downloadsOf(context, "downloadRead").read(command.downloadId, command.offset, command.length, context.signal);
+    const budget = AbortSignal.timeout(Math.max(0, context.deadlineAt - Date.now()));
+    const signal = context.signal ? AbortSignal.any([context.signal, budget]) : budget;
+    return downloadsOf(context, "downloadRead").read(command.downloadId, command.offset, command.length, signal);
   },
 
   async downloadDelete(context, command) {

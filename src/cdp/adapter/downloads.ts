@@ -1,8 +1,9 @@
 /**
  * Downloads of one CDP engine session (neutral code), with the Playwright
  * engine's results and limits (src/engine/downloads.ts): the browser saves
- * each file by its guid in the provider's download folder
- * (`Browser.setDownloadBehavior` `allowAndName`, events on), and its own
+ * each file in the provider's download folder, by its guid or, where the
+ * provider says so (Browserbase), by its own name
+ * (`Browser.setDownloadBehavior` `allowAndName` / `allow`, events on), and its own
  * events (`Browser.downloadWillBegin`, `Browser.downloadProgress`) give the
  * list — name, sanitised URL, state and size. A download that reports more
  * than `maxBytes` (received, or announced) is cancelled
@@ -10,9 +11,10 @@
  * than that is deleted and reported so too. At most
  * `limits.downloads.perSession` are kept (the oldest is cancelled and
  * deleted). The bytes are read back through the provider's downloads API, in
- * bounded chunks: no local disk is needed.
+ * bounded chunks: no local disk is needed. A file the provider does not
+ * have (yet) is a `NotFoundError` naming the download.
  */
-import { NotFoundError, ValidationError } from "../../errors.js";
+import { isNotFoundError, NotFoundError, ValidationError } from "../../errors.js";
 import { limits } from "../../protocol/limits.js";
 import type { DownloadInfo, DownloadReadResult } from "../../protocol/results.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
@@ -56,7 +58,7 @@ export class CdpDownloads {
   static async start(sessionId: string, connection: CdpConnection, provider: ProviderDownloads, maxBytes: number, diagnostics: DiagnosticsRing, owner: FrameOwner): Promise<CdpDownloads> {
     const folder = await provider.folder(sessionId);
     const downloads = new CdpDownloads(sessionId, connection, provider, folder, maxBytes, diagnostics, owner);
-    await connection.browser.send("Browser.setDownloadBehavior", { behavior: "allowAndName", downloadPath: folder, eventsEnabled: true });
+    await connection.browser.send("Browser.setDownloadBehavior", { behavior: provider.behavior ?? "allowAndName", downloadPath: folder, eventsEnabled: true });
     return downloads;
   }
 
@@ -67,7 +69,8 @@ export class CdpDownloads {
     const downloadId = `d${++this.#counter}`;
     const record: DownloadRecord = {
       guid: event.guid,
-      path: `${this.folder.replace(/[/\\]$/, "")}/${event.guid}`,
+      // Until the browser reports where it saved the file (`downloadProgress` `filePath`).
+      path: `${this.folder.replace(/[/\\]$/, "")}/${this.provider.behavior === "allow" ? event.suggestedFilename : event.guid}`,
       info: { downloadId, fileName: event.suggestedFilename, url: sanitizeUrl(event.url), state: "in_progress" },
     };
     this.#records.set(downloadId, record);
@@ -143,7 +146,9 @@ export class CdpDownloads {
     if (record.info.state !== "completed") throw new ValidationError("command.downloadId", `download ${downloadId} is ${record.info.state}, not completed`);
     const totalBytes = record.info.bytes ?? 0;
     if (offset > totalBytes) throw new ValidationError("command.offset", `past the end of the ${totalBytes}-byte download`);
-    const bytes = await this.provider.read(this.sessionId, record.path, offset, Math.min(length, totalBytes - offset), signal);
+    const bytes = await this.provider.read(this.sessionId, record.path, offset, Math.min(length, totalBytes - offset), signal).catch((error: unknown) => {
+      throw isNotFoundError(error) ? new NotFoundError(`download ${downloadId} (${record.info.fileName}): ${error.message}`, { cause: error }) : error;
+    });
     return { downloadId, offset, bytes: bytes.byteLength, totalBytes, base64: toBase64(bytes), more: offset + bytes.byteLength < totalBytes };
   }
 

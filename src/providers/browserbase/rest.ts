@@ -22,6 +22,7 @@ import { createContextHolds } from "./context-holds.js";
 import { resolveBrowserbaseOptions, type BrowserbaseRestProviderOptions } from "./options.js";
 import { assertOpenTag, createSessionBody, openTagQuery, sessionPathId, storedOpenTag, toProviderSession, type WireSession } from "./wire.js";
 import { createBrowserbaseUploads } from "./uploads.js";
+import { createBrowserbaseDownloads } from "./downloads.js";
 
 /** A Browserbase provider without a driver: REST only, usable on every runtime. */
 export interface BrowserbaseRestProvider extends BrowserProvider {
@@ -245,6 +246,9 @@ export function createBrowserbaseRestProvider(options: BrowserbaseRestProviderOp
     liveViewUrl: (id) => readLiveView(id),
     files: createBrowserbaseUploads((id, file, signal) =>
       call(`upload file ${file.name} to session ${id}`, true, (request) => client.sessions.uploads.create(sessionPathId(id), { file }, request), signal),
+    ),
+    downloads: createBrowserbaseDownloads((id, signal) =>
+      call(`read the downloads of session ${id}`, false, (request) => client.sessions.downloads.list(sessionPathId(id), request), signal),
     ),
     profiles: {
       async awaitPersisted(profile, signal) {

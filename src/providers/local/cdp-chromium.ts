@@ -21,7 +21,7 @@ export interface CdpChromium {
   wsUrl: string;
   port: number;
   process: ChildProcess;
-  /** Its profile directory (removed on close); its downloads go to `downloads/` inside. */
+  /** Its profile directory (removed on close) and working directory; its downloads go to `downloads/` inside. */
   userDataDir: string;
   /** True while the process runs. */
   alive(): boolean;
@@ -71,7 +71,8 @@ export async function launchCdpChromium(options: LaunchCdpChromiumOptions = {}):
       ...extraArgs,
       "about:blank",
     ],
-    { stdio: ["ignore", "ignore", "pipe"], env: { PATH: process.env.PATH ?? "", HOME: userDataDir } },
+    // Run in its profile directory: a relative downloadPath (Browserbase's "downloads") resolves inside it.
+    { stdio: ["ignore", "ignore", "pipe"], cwd: userDataDir, env: { PATH: process.env.PATH ?? "", HOME: userDataDir } },
   );
   let exited = false;
   const exit = new Promise<void>((resolve) => child.once("exit", () => ((exited = true), resolve())));

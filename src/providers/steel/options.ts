@@ -57,6 +57,13 @@ export interface SteelRestProviderOptions {
   sessionTimeoutMs?: number;
   /** Viewport when an open names none. Default 1280×800 (as the local provider). */
   viewport?: Viewport;
+  /**
+   * The folder, on the session's machine, that Steel's session files API
+   * serves (its `/v1/sessions/{id}/files/{path}` paths are relative to it):
+   * the CDP engine saves downloads there. Default `/files`, steel-browser's;
+   * a steel-browser run with `NODE_ENV=development` uses `<tmpdir>/files`.
+   */
+  filesFolder?: string;
   /** Where host profile ids map to Steel profile ids. Default: in memory (lost on restart). */
   profileStore?: ProfileStore;
   /** Total time spent waiting on 429 `retry-after` before a `CapacityError` (ms). Default 10 000. */
@@ -90,6 +97,7 @@ export interface ResolvedSteelOptions {
   >;
   sessionTimeoutMs: number;
   viewport: Viewport;
+  filesFolder: string;
   profileStore: ProfileStore;
   rateLimitCapMs: number;
   profileReadyTimeoutMs: number;
@@ -109,6 +117,7 @@ export const steelDefaults = {
   selfHosted: false,
   sessionTimeoutMs: 15 * 60_000,
   viewport: { width: limits.viewport.widthDefault, height: limits.viewport.heightDefault },
+  filesFolder: "/files",
   rateLimitCapMs: 10_000,
   profileReadyTimeoutMs: 60_000,
   profilePollMs: 500,
@@ -159,6 +168,13 @@ const SteelOptionsSchema = v.strictObject(
         width: integerIn(limits.viewport.widthMin, limits.viewport.widthMax),
         height: integerIn(limits.viewport.heightMin, limits.viewport.heightMax),
       }, "expected { width, height }"),
+    ),
+    filesFolder: v.optional(
+      v.pipe(
+        v.string("expected the files folder as a string"),
+        v.maxLength(1024, "longer than 1024 characters"),
+        v.check((value) => /^\/[^\0]*$/.test(value) && !value.split("/").some((part) => part === ".." || part === "."), "expected an absolute path without . or .. segments"),
+      ),
     ),
     profileStore: v.optional(
       v.custom<ProfileStore>(
@@ -219,6 +235,7 @@ export function resolveSteelOptions(options: SteelRestProviderOptions): Resolved
     sessionSettings: settings,
     sessionTimeoutMs: parsed.sessionTimeoutMs ?? steelDefaults.sessionTimeoutMs,
     viewport: parsed.viewport ?? { ...steelDefaults.viewport },
+    filesFolder: (parsed.filesFolder ?? steelDefaults.filesFolder).replace(/(.)\/+$/, "$1"),
     profileStore: parsed.profileStore ?? createMemoryProfileStore(),
     rateLimitCapMs: parsed.rateLimitCapMs ?? steelDefaults.rateLimitCapMs,
     profileReadyTimeoutMs: parsed.profileReadyTimeoutMs ?? steelDefaults.profileReadyTimeoutMs,

@@ -22,6 +22,7 @@ import { resolveSteelOptions, type SteelRestProviderOptions } from "./options.js
 import { createSteelProfiles } from "./profiles.js";
 import { steelSolverStatus } from "./captchas.js";
 import { createSteelFiles } from "./files.js";
+import { createSteelDownloads } from "./downloads.js";
 import { awaitLaunched, createSelfHostedSlot } from "./self-hosted.js";
 import { dimensionsOf, isAbsenceAnswer, isUuid, steelSessionId, toProviderSession, withApiKey } from "./sessions.js";
 
@@ -314,6 +315,7 @@ export function createSteelRestProvider(options: SteelRestProviderOptions): Stee
     },
     profiles: { awaitPersisted: (profile, signal) => profiles.awaitPersisted(profile, signal) },
     files: createSteelFiles(api),
+    downloads: createSteelDownloads(api, resolved.filesFolder),
     // Self-hosted steel-browser has no captcha routes.
     ...(resolved.selfHosted ? {} : { solver: { status: (id: string, signal?: AbortSignal) => steelSolverStatus(api, id, signal) } }),
     awaitLaunched: async (id, signal) => (resolved.selfHosted ? awaitLaunched(api, resolved, id, signal) : undefined),

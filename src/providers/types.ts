@@ -90,6 +90,8 @@ export interface ProviderDownloads {
   read(sessionId: string, path: string, offset: number, length: number, signal?: AbortSignal): Promise<Uint8Array>;
   /** Deletes a download's file (idempotent). */
   delete(sessionId: string, path: string): Promise<void>;
+  /** False where the provider's API cannot delete a file (Browserbase): `delete` then only lets it go here. Default true. */
+  readonly deletes?: boolean;
 }
 
 /** The contract every provider implements. */

@@ -112,7 +112,7 @@ export class CdpDownloads {
   }
 
   #tooLarge(record: DownloadRecord, bytes: number, when: string): void {
-    record.info = { ...record.info, state: "too_large", bytes, error: `larger than the ${this.maxBytes}-byte download limit (${when}); deleted` };
+    record.info = { ...record.info, state: "too_large", bytes, error: `larger than the ${this.maxBytes}-byte download limit (${when}); ${this.provider.deletes === false ? "dropped (the provider keeps its copy)" : "deleted"}` };
   }
 
   #evictOldest(): void {

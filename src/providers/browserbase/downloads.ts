@@ -59,7 +59,6 @@ export function createBrowserbaseDownloads(list: ListDownloads): ProviderDownloa
       }
       return unzipEntry(archive, entry, limits.downloads.fileBytes, what, signal);
     },
-    // No delete route in Browserbase's API: the stored file stays there.
-    async delete() {},
+    // No delete: Browserbase's API has no route for it, so the stored file stays there.
   });
 }

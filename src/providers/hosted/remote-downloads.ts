@@ -16,8 +16,8 @@ export interface RemoteDownloadFiles {
   behavior: "allow" | "allowAndName";
   /** The whole file the browser saved at `path`; `NotFoundError` when the provider does not have it (yet). */
   fetch(sessionId: string, path: string, signal?: AbortSignal): Promise<Uint8Array>;
-  /** Deletes it on the provider's side, where its API can (idempotent). */
-  delete(sessionId: string, path: string): Promise<void>;
+  /** Deletes it on the provider's side (idempotent); absent where its API cannot. */
+  delete?(sessionId: string, path: string): Promise<void>;
 }
 
 export function createRemoteDownloads(files: RemoteDownloadFiles): ProviderDownloads {
@@ -25,6 +25,7 @@ export function createRemoteDownloads(files: RemoteDownloadFiles): ProviderDownl
   const holds = (sessionId: string, path: string) => held?.sessionId === sessionId && held.path === path;
   return {
     behavior: files.behavior,
+    deletes: files.delete !== undefined,
     folder: async () => files.folder,
     async read(sessionId, path, offset, length, signal) {
       if (offset === 0 || !holds(sessionId, path)) held = { sessionId, path, bytes: await files.fetch(sessionId, path, signal) };
@@ -34,7 +35,7 @@ export function createRemoteDownloads(files: RemoteDownloadFiles): ProviderDownl
     },
     async delete(sessionId, path) {
       if (holds(sessionId, path)) held = undefined;
-      await files.delete(sessionId, path);
+      await files.delete?.(sessionId, path);
     },
   };
 }

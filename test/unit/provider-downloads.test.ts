@@ -1,13 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { ProviderError } from "../../src/errors.js";
+import { ProviderError, ValidationError } from "../../src/errors.js";
 import { storedEntryOf } from "../../src/providers/browserbase/downloads.js";
+import { createRemoteDownloads } from "../../src/providers/hosted/remote-downloads.js";
 import { unzipEntry, zipEntries } from "../../src/providers/hosted/unzip.js";
+import type { SteelApi } from "../../src/providers/steel/api.js";
+import { createSteelDownloads } from "../../src/providers/steel/downloads.js";
 import { zip } from "../helpers/zip.js";
 
 /**
- * The neutral zip reader behind Browserbase's session downloads (a zip of
- * the session's files), and how a download's name is found among the names
- * Browserbase stores (`<stem>-<timestamp><ext>`).
+ * The neutral pieces of the hosted providers' downloads: the zip reader
+ * behind Browserbase's session downloads (a zip of the session's files), how
+ * a download's name is found among the names Browserbase stores
+ * (`<stem>-<timestamp><ext>`), the one-fetch-per-file chunking, and Steel's
+ * files paths.
  */
 const text = (value: string) => new TextEncoder().encode(value);
 
@@ -27,8 +32,9 @@ describe("zip reader (web standards: DecompressionStream deflate-raw)", () => {
       ["big.bin", 8, 300_000],
     ]);
     expect(new TextDecoder().decode(await unzipEntry(archive, entries[0]!, 1024, "test"))).toBe("hello report");
-    expect(await unzipEntry(archive, entries[1]!, 1 << 20, "test")).toEqual(big);
-    expect(await unzipEntry(archive, entries[2]!, 1 << 20, "test")).toEqual(big);
+    // Compared as buffers: a deep equality over 300 000 elements is slow.
+    expect(Buffer.from(await unzipEntry(archive, entries[1]!, 1 << 20, "test")).equals(big)).toBe(true);
+    expect(Buffer.from(await unzipEntry(archive, entries[2]!, 1 << 20, "test")).equals(big)).toBe(true);
     expect(zipEntries(new Uint8Array(0), "test")).toEqual([]);
   });
 
@@ -63,5 +69,48 @@ describe("zip reader (web standards: DecompressionStream deflate-raw)", () => {
     expect(storedEntryOf(entries, "archive.tar.gz")?.name).toBe("archive.tar-1719265797164.gz");
     expect(storedEntryOf(entries, "missing.txt")).toBeUndefined();
     expect(storedEntryOf(entries, "report-copy")).toBeUndefined();
+  });
+});
+
+describe("hosted downloads: one fetch per file read in chunks, and Steel's files paths", () => {
+  it("fetches a file for a read from offset 0 and serves the next chunks from that copy, then lets it go", async () => {
+    const fetched: string[] = [];
+    const downloads = createRemoteDownloads({
+      folder: "/files",
+      behavior: "allowAndName",
+      async fetch(sessionId, path) {
+        fetched.push(`${sessionId} ${path}`);
+        return text("0123456789");
+      },
+    });
+    expect(downloads.deletes).toBe(false);
+    expect(new TextDecoder().decode(await downloads.read("s1", "/files/a", 0, 4))).toBe("0123");
+    expect(new TextDecoder().decode(await downloads.read("s1", "/files/a", 4, 4))).toBe("4567");
+    // Another file, or another session's, is fetched for itself.
+    await downloads.read("s2", "/files/a", 4, 2);
+    expect(new TextDecoder().decode(await downloads.read("s1", "/files/a", 8, 4))).toBe("89");
+    expect(fetched).toEqual(["s1 /files/a", "s2 /files/a", "s1 /files/a"]);
+    // The last chunk let the copy go: the next read fetches again.
+    await downloads.read("s1", "/files/a", 4, 2);
+    expect(fetched).toHaveLength(4);
+  });
+
+  it("asks Steel for a download by its path under the files folder, and never for one outside it", async () => {
+    const asked: string[] = [];
+    const api = {
+      client: { sessions: { files: { download: async (id: string, path: string) => (asked.push(`${id} ${path}`), new Response("abc")), delete: async () => undefined } } },
+      secrets: [],
+      call: async <T>(_what: unknown, run: () => PromiseLike<T>) => run(),
+      callOrAbsent: async <T>(_what: unknown, run: () => PromiseLike<T>) => run(),
+    } as unknown as SteelApi;
+    const downloads = createSteelDownloads(api, "/files");
+    expect(new TextDecoder().decode(await downloads.read("s 1", "/files/sub dir/9f1c", 0, 10))).toBe("abc");
+    expect(asked).toEqual(["s%201 sub%20dir/9f1c"]);
+    for (const path of ["/etc/passwd", "/files", "/files/", "/files/../etc/passwd", "/filesystem/x", "relative/x"]) {
+      const error = await downloads.read("s1", path, 0, 10).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).field).toBe("path");
+    }
+    expect(asked).toHaveLength(1);
   });
 });

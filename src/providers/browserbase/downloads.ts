@@ -57,7 +57,7 @@ export function createBrowserbaseDownloads(list: ListDownloads): ProviderDownloa
       if (!entry) {
         throw new NotFoundError(`${name} is not in Browserbase's downloads of session ${sessionId} yet: Browserbase stores a finished download shortly after the browser saves it; read it again in a moment`);
       }
-      return unzipEntry(archive, entry, limits.downloads.fileBytes, what, signal);
+      return unzipEntry(archive, entry, limits.downloads.fileBytes, what);
     },
     // No delete: Browserbase's API has no route for it, so the stored file stays there.
   });

@@ -19,6 +19,7 @@ import { typeByKey } from "../../protocol/typing-cadence.js";
 import { actionTimeout, armWatch, sendInputAndAsk, sendInputAndReadDocument, sendInputAndWatch, typeCharacter } from "./interaction.js";
 import { typeSteps } from "./keys.js";
 import { assertInViewport, buttonBits, mouseAt, mouseMovedTo, stepsBetween } from "./mouse.js";
+import { callWithFrameWindows } from "./frame-windows.js";
 import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
 import { prepareTarget } from "./targets.js";
 
@@ -95,7 +96,7 @@ export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" 
       sensitive = ready.sensitive ?? true;
     } else {
       // Without a target the text goes to the focused element: the watch is set up and the field's kind read in one call.
-      const armed = (await page.evaluateInWorld(`({ title: ${watch ? callInPage(watchInput, watch) : "document.title"}, sensitive: ${callInPage(focusedMaySeePassword, undefined)} })`, context.deadlineAt)) as
+      const armed = (await page.evaluateInWorld(`({ title: ${watch ? callWithFrameWindows(watchInput, watch) : "document.title"}, sensitive: ${callInPage(focusedMaySeePassword, undefined)} })`, context.deadlineAt)) as
         | { title?: unknown; sensitive?: unknown }
         | undefined;
       titleBefore = typeof armed?.title === "string" ? armed.title : undefined;

@@ -7,8 +7,8 @@
 import type { CdpCallOptions } from "../session.js";
 import { limits } from "../../protocol/limits.js";
 import { domSignalsExpression, type DomSignals } from "../../access/challenge-dom-signals.js";
-import { callInPage } from "../../protocol/evaluate-encoding.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
+import { callWithFrameWindows } from "./frame-windows.js";
 import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
 import { typeByKey } from "../../protocol/typing-cadence.js";
 import { modifierEvents, modifierMask, pressEvents, typeSteps } from "./keys.js";
@@ -23,7 +23,7 @@ export const inputSeenFallbackMs = 1_000;
 
 /** Sets up the watch for the input that follows, with no target to find; answers the title. */
 export async function armWatch(context: CdpCommandContext, watch: InputWatch): Promise<string | undefined> {
-  const title = await context.page.evaluateInWorld(callInPage(watchInput, watch), context.deadlineAt);
+  const title = await context.page.evaluateInWorld(callWithFrameWindows(watchInput, watch), context.deadlineAt);
   return typeof title === "string" ? title : undefined;
 }
 

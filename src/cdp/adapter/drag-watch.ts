@@ -26,7 +26,13 @@ export function watchDrag(_argument: undefined, windows: Window[] = [window]): s
   (globalThis as { __stationDragStarted?: () => Promise<boolean> }).__stationDragStarted = () =>
     new Promise<boolean>((resolve) =>
       setTimeout(() => {
-        windows.forEach((view) => view.removeEventListener("dragstart", listener, true));
+        for (const view of windows) {
+          try {
+            view.removeEventListener("dragstart", listener, true);
+          } catch {
+            // A frame gone to another origin meanwhile: its listener went with its document.
+          }
+        }
         resolve(started !== undefined && !started.defaultPrevented);
       }, 0),
     );

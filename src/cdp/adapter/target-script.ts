@@ -68,7 +68,14 @@ export function watchInput(watch: InputWatch, windows: Window[] = [window]): str
   let seen = 0;
   let done = false;
   let wake: (() => void) | undefined;
-  const stop = () => windows.forEach((view) => view.removeEventListener(watch.type, listener, true));
+  const stop = () =>
+    windows.forEach((view) => {
+      try {
+        view.removeEventListener(watch.type, listener, true);
+      } catch {
+        // A frame gone to another origin meanwhile: its listener went with its document.
+      }
+    });
   const listener = (event: Event) => {
     if (!event.isTrusted || ++seen < watch.count) return;
     stop();

@@ -194,6 +194,29 @@ describe("round trips of the CDP engine's commands (counting relay, real Chromiu
     expect(counts.staged.methods).toEqual(["Runtime.releaseObjectGroup", "Runtime.evaluate", "Runtime.evaluate", "DOM.setFileInputFiles"]);
   });
 
+  it("crosses same-origin iframes at the same counts: a staged upload in 2, a drag into or out of a frame in 3 or 4, keys to a focused frame in 2", async () => {
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/media-upload-frame.html") });
+    await browser.adapter.execute(handle, { op: "waitFor", target: { by: "label", value: "Media", frame: ["#composer"] } });
+    const staged = await browser.adapter.stageFile(handle, { name: "clip.mp4", mimeType: "video/mp4", bytes: new Uint8Array(2048) });
+    const upload = await count({ op: "upload", target: { by: "label", value: "Media", frame: ["#composer"] }, files: [{ staged: staged.fileId }] });
+    const received = "document.querySelector('#composer').contentDocument.querySelector('#received').textContent";
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: received })).value).toBe("media: clip.mp4:2048");
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/frame-drag.html") });
+    const dragInto = await count({ op: "drag", from: { by: "text", value: "Drag from the top" }, to: { by: "selector", selector: "#frame-zone", frame: ["#pane"] } });
+    const dragOut = await count({ op: "drag", from: { by: "selector", selector: "#frame-source", frame: ["#pane"] }, to: { by: "selector", selector: "#top-zone" } });
+    await browser.adapter.execute(handle, { op: "focus", target: { by: "label", value: "Pane field", frame: ["#pane"] } });
+    const counts = { upload, dragInto, dragOut, pressFocused: await count({ op: "press", key: "x" }) };
+    console.log(Object.entries(counts).map(([op, { trips, methods }]) => `${op}: ${trips} (${methods.join(", ")})`).join("\n"));
+    const pane = "document.querySelector('#pane').contentDocument";
+    const state = await browser.adapter.execute(handle, { op: "evaluate", expression: `[${pane}.querySelector('#frame-log').textContent, document.querySelector('#top-log').textContent, ${pane}.querySelector('#pane-field').value].join('|')` });
+    expect(state.value).toBe("dropped:from-top|dropped:from-pane|x");
+    expect(counts.upload.trips).toBe(2);
+    expect(counts.upload.methods).toEqual(["Runtime.releaseObjectGroup", "Runtime.evaluate", "Runtime.evaluate", "DOM.setFileInputFiles"]);
+    // As on a main-frame drag: 3, or 4 when the drag's data came after the pointer's answers.
+    for (const op of ["dragInto", "dragOut"] as const) expect([op, counts[op].trips >= 3 && counts[op].trips <= 4]).toEqual([op, true]);
+    expect(counts.pressFocused.trips).toBe(2);
+  });
+
   it("a click that navigates takes one more, to read the new document's title", async () => {
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/index.html") });
     const { trips, methods } = await count({ op: "click", target: { by: "role", role: "link", name: "Second page" } });

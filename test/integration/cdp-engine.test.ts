@@ -63,7 +63,7 @@ describe("CDP engine: sessions", () => {
     expect(capabilities.ops).toEqual(expect.arrayContaining(["navigate", "back", "reload", "click", "fill", "press", "screenshot", "text", "evaluate", "accessibility", "inspect", "content", "diagnostics", "challenge"]));
     expect([...capabilities.ops, ...capabilities.notImplemented].sort()).toEqual([...commandOps].sort());
     expect(capabilities.notImplemented).toEqual(cdpNotImplementedOps());
-    // Besides tracing, what is still refused is parts of commands (below) and what a provider lacks (next test).
+    // Besides tracing, what is still refused is cross-origin iframes (below) and what a provider lacks (next test).
     expect(capabilities.notImplemented).toEqual(["traceStart", "traceStop"]);
     const handle = await browser.open();
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url("/targets.html") });
@@ -74,16 +74,6 @@ describe("CDP engine: sessions", () => {
       expect(isNotImplementedError(error)).toBe(true);
       expect((error as Error).message).toMatch(new RegExp(`^${command.op}: not implemented by the CDP engine`));
     }
-    // Parts of a supported command it lacks are refused too, before anything is sent.
-    const partial: Array<[BrowserCommandInput, RegExp]> = [
-      [{ op: "drag", from: { by: "role", role: "button", name: "Outer button", frame: ["#outer"] }, to: { by: "selector", selector: "#code" } }, /^drag: targets inside iframes/],
-    ];
-    for (const [command, message] of partial) {
-      const error = await browser.adapter.execute(handle, command).catch((caught: unknown) => caught);
-      expect(error).toBeInstanceOf(NotImplementedError);
-      expect((error as Error).message).toMatch(message);
-    }
-    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "document.querySelector('#log').textContent + '|' + document.querySelector('#code').value" })).value).toBe("|");
     // A cross-origin iframe (here out of process, on another site) is not entered: refused, its field untouched, its node a leaf.
     const crossSite = browser.server.url("/frame-password.html").replace("127.0.0.1", "localhost");
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(crossSite)}`) });

@@ -4,6 +4,7 @@ import type { BrowserAdapter, BrowserHandle } from "../../src/protocol/adapter.j
 import { limits } from "../../src/protocol/limits.js";
 import { bothEngines } from "../helpers/engines.js";
 import { generatedStream } from "../helpers/generated-stream.js";
+import { refOf } from "../helpers/snapshot-refs.js";
 
 /**
  * The engine contract for files, run against both engines on a real local
@@ -86,6 +87,28 @@ describe.each(bothEngines({ stagingMaxBytes: 8 * 1024 * 1024, downloadMaxBytes: 
     const second = await stage({ name: "b.bin", stream: generatedStream(1024).stream });
     await run({ op: "upload", target: { by: "label", value: "Gallery" }, files: [{ staged: first.fileId }, { staged: second.fileId }] });
     expect(await text("#received")).toBe("gallery: a.txt:5,b.bin:1024");
+  });
+
+  it("sets staged files into file inputs inside a same-origin iframe, by frame chain and by frame-qualified ref", async () => {
+    await run({ op: "navigate", url: browser.server.url("/media-upload-frame.html") });
+    const inFrame = (selector: string) => read(`document.querySelector("#composer").contentDocument.querySelector(${JSON.stringify(selector)}).textContent`);
+    await run({ op: "waitFor", target: { by: "label", value: "Media", frame: ["#composer"] } });
+    const framed = await stage({ name: "framed.txt", bytes: new TextEncoder().encode("framed") });
+    const result = await run({ op: "upload", target: { by: "label", value: "Media", frame: ["#composer"] }, files: [{ staged: framed.fileId }] });
+    // The result is the page's, not the frame's.
+    expect(result).toMatchObject({ ok: true, title: "Media upload in a frame", files: [{ name: "framed.txt", bytes: 6 }] });
+    expect(await inFrame("#received")).toBe("media: framed.txt:6");
+    const { snapshot } = await run({ op: "accessibility" });
+    const gallery = refOf(snapshot, /Gallery/);
+    expect(gallery).toMatch(/^f\d+e\d+$/);
+    const first = await stage({ name: "a.txt", bytes: new TextEncoder().encode("hello") });
+    const second = await stage({ name: "b.bin", stream: generatedStream(1024).stream });
+    await run({ op: "upload", target: { by: "ref", ref: gallery }, files: [{ staged: first.fileId }, { staged: second.fileId }] });
+    expect(await inFrame("#received")).toBe("gallery: a.txt:5,b.bin:1024");
+    // The input's checks hold in the frame: nothing is set on what is not a file input.
+    await expect(run({ op: "upload", target: { by: "selector", selector: "#publish", frame: ["#composer"] }, files: [{ staged: framed.fileId }] })).rejects.toThrow("command.target: the target is not an <input type=file>");
+    expect(await inFrame("#received")).toBe("gallery: a.txt:5,b.bin:1024");
+    expect(await inFrame("#published")).toBe("not published");
   });
 
   it("refuses an unknown staged id, a mix of staged and inline files, and staged files the input cannot take, naming the field", async () => {

@@ -65,17 +65,6 @@ describe("media staging, local provider (real Chromium)", () => {
     expect(await read("#received")).toBe(`gallery: a.txt:5,b.bin:${3 * 1024 * 1024}`);
   });
 
-  it("sets a staged file into an input inside a same-origin iframe", async () => {
-    await adapter.execute(handle, { op: "navigate", url: server.url("/media-upload-frame.html") });
-    const staged = await adapter.stageFile(handle, { name: "framed.txt", bytes: new TextEncoder().encode("framed") });
-    await adapter.execute(handle, { op: "upload", target: { by: "label", value: "Media", frame: ["#composer"] }, files: [{ staged: staged.fileId }] });
-    const received = await adapter.execute(handle, {
-      op: "evaluate",
-      expression: `document.querySelector("#composer").contentDocument.querySelector("#received").textContent`,
-    });
-    expect(received.value).toBe("media: framed.txt:6");
-  });
-
   it("refuses a stream past the staging bound, cancels it and keeps nothing", async () => {
     const before = await stagedEntries();
     const source = generatedStream(65 * 1024 * 1024);

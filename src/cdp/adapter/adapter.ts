@@ -45,7 +45,7 @@ import { CdpDownloads } from "./downloads.js";
 import { dragHandlers } from "./drag-commands.js";
 import { inputHandlers } from "./input-commands.js";
 import { inspectionHandlers } from "./inspection.js";
-import { interactionHandlers } from "./interaction.js";
+import { inputSeenFallbackMs, interactionHandlers } from "./interaction.js";
 import { navigationHandlers } from "./navigation.js";
 import { observationHandlers } from "./observation.js";
 import { pageHandlers } from "./page-commands.js";
@@ -80,6 +80,12 @@ export interface CdpBrowserAdapterOptions {
   stagingMaxBytes?: number;
   /** Largest download kept (bytes; default and ceiling `limits.downloads.fileBytes`); a larger one is cancelled and reported `too_large`. */
   downloadMaxBytes?: number;
+  /**
+   * Longest wait, in the page, for an action's own input events to be handled
+   * before its answer goes without them (ms, default 1000). A test sets it far
+   * past the commands' budgets to see that an input was seen handled.
+   */
+  inputSeenFallbackMs?: number;
 }
 
 interface CdpEngineSession {
@@ -133,6 +139,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
   readonly #liveness: LivenessProbeOptions;
   readonly #stagingMaxBytes: number;
   readonly #downloadMaxBytes: number;
+  readonly #inputSeenFallbackMs: number;
 
   constructor(options: CdpBrowserAdapterOptions) {
     const stagingMaxBytes = options.stagingMaxBytes ?? limits.staging.fileBytesDefault;
@@ -140,6 +147,9 @@ export class CdpBrowserAdapter implements BrowserAdapter {
       throw new ValidationError("options.stagingMaxBytes", `expected an integer from 1 to ${limits.staging.fileBytesMax}`);
     }
     this.#stagingMaxBytes = stagingMaxBytes;
+    const fallbackMs = options.inputSeenFallbackMs ?? inputSeenFallbackMs;
+    if (!Number.isInteger(fallbackMs) || fallbackMs < 1) throw new ValidationError("options.inputSeenFallbackMs", "expected a positive integer (ms)");
+    this.#inputSeenFallbackMs = fallbackMs;
     this.#downloadMaxBytes = Math.min(options.downloadMaxBytes ?? limits.downloads.fileBytes, limits.downloads.fileBytes);
     this.#provider = options.provider;
     this.#webSocket = options.webSocket;
@@ -257,6 +267,7 @@ export class CdpBrowserAdapter implements BrowserAdapter {
       signal,
       deadlineAt: Date.now() + budgetMs + answerMarginMs,
       reached: false,
+      inputSeenFallbackMs: this.#inputSeenFallbackMs,
       staged: session.staged,
       downloads: session.downloads,
       providerName: this.#provider.name,

@@ -34,6 +34,8 @@ export interface CdpCommandContext {
   deadlineAt: number;
   /** Set once input or a navigation request may have reached the page: a failure from then on is an unknown outcome. */
   reached: boolean;
+  /** Longest wait in the page for an action's own input events before its answer goes without them (ms). */
+  inputSeenFallbackMs: number;
   /** The provider's captcha solver state for this session, where its API has one (Steel cloud); asked by `challenge` only. */
   solverStatus?: (() => Promise<SolverSignal | undefined>) | undefined;
 }

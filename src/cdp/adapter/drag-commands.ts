@@ -5,43 +5,22 @@
  * `dragstart` it did not cancel), the drag's data arrives in
  * `Input.dragIntercepted` and is dropped at the end point with
  * `Input.dispatchDragEvent` (dragEnter, drop), which is all Playwright sends
- * for it; otherwise the button is released there.
+ * for it; otherwise the button is released there. Points are in top-level
+ * viewport coordinates: an end inside a same-origin iframe is found and
+ * readied in its frame (`targets.ts`), and a drag may start or end in one.
  */
 import { limits } from "../../protocol/limits.js";
 import type { ActionResult } from "../../protocol/results.js";
-import { callInPage } from "../../protocol/evaluate-encoding.js";
 import type { DragData } from "../protocol.js";
 import type { CdpCallOptions } from "../session.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
+import { dragStartedExpression, watchDrag } from "./drag-watch.js";
+import { callWithFrameWindows } from "./frame-windows.js";
 import { actionTimeout } from "./interaction.js";
 import { assertInViewport, buttonBits, mouseMovedTo, stepsBetween, type Point } from "./mouse.js";
 import { prepareTarget } from "./targets.js";
 
 type InputCall = (options: CdpCallOptions) => Promise<unknown>;
-
-/**
- * Runs in the page (isolated world). Self-contained. Notes the first trusted
- * `dragstart` from now on; `globalThis.__stationDragStarted()` answers, a task
- * later (once the page's own listeners have run), whether one started and
- * was not cancelled. Answers the title.
- */
-export function watchDrag(): string {
-  let started: Event | undefined;
-  const listener = (event: Event) => {
-    if (event.isTrusted && started === undefined) started = event;
-  };
-  addEventListener("dragstart", listener, true);
-  (globalThis as { __stationDragStarted?: () => Promise<boolean> }).__stationDragStarted = () =>
-    new Promise<boolean>((resolve) =>
-      setTimeout(() => {
-        removeEventListener("dragstart", listener, true);
-        resolve(started !== undefined && !started.defaultPrevented);
-      }, 0),
-    );
-  return document.title;
-}
-
-const dragStartedExpression = "globalThis.__stationDragStarted ? globalThis.__stationDragStarted() : false";
 
 /**
  * Presses at `from`, moves through `moves` (the last is the end point) with
@@ -105,7 +84,7 @@ export const dragHandlers: CdpHandlers<"drag" | "dragCoordinates"> = {
     // Both ends in one round trip, each ready for the pointer; the source's call sets up the drag's watch.
     const [to, from] = await Promise.allSettled([
       prepareTarget(context, "drag", command.to, { action: "hover", timeoutMs }),
-      prepareTarget(context, "drag", command.from, { action: "hover", timeoutMs }, callInPage(watchDrag, undefined)),
+      prepareTarget(context, "drag", command.from, { action: "hover", timeoutMs }, callWithFrameWindows(watchDrag, undefined)),
     ]);
     // The drop target is checked first, as the Playwright engine does.
     if (to.status === "rejected") throw to.reason;
@@ -117,7 +96,7 @@ export const dragHandlers: CdpHandlers<"drag" | "dragCoordinates"> = {
     const { page } = context;
     assertInViewport(page, command.from, "command.from");
     assertInViewport(page, command.to, "command.to");
-    const title = await page.evaluateInWorld(callInPage(watchDrag, undefined), context.deadlineAt);
+    const title = await page.evaluateInWorld(callWithFrameWindows(watchDrag, undefined), context.deadlineAt);
     const moves = stepsBetween(command.from, command.to, command.steps ?? limits.dragStepsDefault);
     return dragThrough(context, command.from, moves, typeof title === "string" ? title : undefined);
   },

@@ -16,9 +16,10 @@ import type { CdpCallOptions } from "../session.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
 import { checkedProbe, focusedMaySeePassword } from "./input-readiness.js";
 import { typeByKey } from "../../protocol/typing-cadence.js";
-import { actionTimeout, armWatch, inputSeenFallbackMs, sendInputAndAsk, sendInputAndReadDocument, sendInputAndWatch, typeCharacter } from "./interaction.js";
+import { actionTimeout, armWatch, sendInputAndAsk, sendInputAndReadDocument, sendInputAndWatch, typeCharacter } from "./interaction.js";
 import { typeSteps } from "./keys.js";
 import { assertInViewport, buttonBits, mouseAt, mouseMovedTo, stepsBetween } from "./mouse.js";
+import { callWithFrameWindows } from "./frame-windows.js";
 import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
 import { prepareTarget } from "./targets.js";
 
@@ -51,7 +52,7 @@ function clickEvents(context: CdpCommandContext, point: { x: number; y: number }
 async function setChecked(context: CdpCommandContext, op: "check" | "uncheck", command: { target: Target; timeoutMs?: number | undefined; textChange?: boolean | undefined }) {
   const { page } = context;
   const mark = markOf(page);
-  const watch: InputWatch = { type: "mouseup", count: 1, fallbackMs: inputSeenFallbackMs };
+  const watch: InputWatch = { type: "mouseup", count: 1, fallbackMs: context.inputSeenFallbackMs };
   const ready = await prepareTarget(context, op, command.target, { action: op, timeoutMs: actionTimeout(command) }, watch);
   if (ready.done) return describeAction(context, mark, ready.title);
   const answer = (await sendInputAndAsk(context, clickEvents(context, { x: ready.x!, y: ready.y! }, "left", 1), checkedSeenExpression)) as { title?: unknown; checked?: unknown } | undefined;
@@ -86,7 +87,7 @@ export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" 
       "keys" in step ? step.keys.map((event) => (options: CdpCallOptions) => send("Input.dispatchKeyEvent", event, options)) : [(options: CdpCallOptions) => send("Input.insertText", { text: step.text }, options)],
     );
     const keys = steps.filter((step) => step.length === 2).length;
-    const watch: InputWatch | undefined = keys > 0 ? { type: "keyup", count: keys, fallbackMs: inputSeenFallbackMs } : undefined;
+    const watch: InputWatch | undefined = keys > 0 ? { type: "keyup", count: keys, fallbackMs: context.inputSeenFallbackMs } : undefined;
     let titleBefore: string | undefined;
     let sensitive: boolean;
     if (command.target) {
@@ -95,7 +96,7 @@ export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" 
       sensitive = ready.sensitive ?? true;
     } else {
       // Without a target the text goes to the focused element: the watch is set up and the field's kind read in one call.
-      const armed = (await page.evaluateInWorld(`({ title: ${watch ? callInPage(watchInput, watch) : "document.title"}, sensitive: ${callInPage(focusedMaySeePassword, undefined)} })`, context.deadlineAt)) as
+      const armed = (await page.evaluateInWorld(`({ title: ${watch ? callWithFrameWindows(watchInput, watch) : "document.title"}, sensitive: ${callInPage(focusedMaySeePassword, undefined)} })`, context.deadlineAt)) as
         | { title?: unknown; sensitive?: unknown }
         | undefined;
       titleBefore = typeof armed?.title === "string" ? armed.title : undefined;
@@ -201,7 +202,7 @@ export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" 
     const { page } = context;
     assertInViewport(page, command, "command.x");
     const clicks = command.clickCount ?? 1;
-    const titleBefore = await armWatch(context, { type: "mouseup", count: clicks, fallbackMs: inputSeenFallbackMs });
+    const titleBefore = await armWatch(context, { type: "mouseup", count: clicks, fallbackMs: context.inputSeenFallbackMs });
     const mark = markOf(page);
     const title = await sendInputAndWatch(context, clickEvents(context, command, command.button ?? "left", clicks));
     await settleAfterInput(context, mark);

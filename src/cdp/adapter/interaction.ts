@@ -7,8 +7,8 @@
 import type { CdpCallOptions } from "../session.js";
 import { limits } from "../../protocol/limits.js";
 import { domSignalsExpression, type DomSignals } from "../../access/challenge-dom-signals.js";
-import { callInPage } from "../../protocol/evaluate-encoding.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
+import { callWithFrameWindows } from "./frame-windows.js";
 import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
 import { typeByKey } from "../../protocol/typing-cadence.js";
 import { modifierEvents, modifierMask, pressEvents, typeSteps } from "./keys.js";
@@ -18,12 +18,12 @@ import { prepareTarget } from "./targets.js";
 export const actionTimeout = (command: { timeoutMs?: number | undefined }) => command.timeoutMs ?? limits.actionTimeoutDefaultMs;
 
 
-/** Longest wait of the answer sent with an action's input for the input's own events (ms). */
+/** Longest wait of the answer sent with an action's input for the input's own events (ms), unless the adapter's options say otherwise. */
 export const inputSeenFallbackMs = 1_000;
 
 /** Sets up the watch for the input that follows, with no target to find; answers the title. */
 export async function armWatch(context: CdpCommandContext, watch: InputWatch): Promise<string | undefined> {
-  const title = await context.page.evaluateInWorld(callInPage(watchInput, watch), context.deadlineAt);
+  const title = await context.page.evaluateInWorld(callWithFrameWindows(watchInput, watch), context.deadlineAt);
   return typeof title === "string" ? title : undefined;
 }
 
@@ -80,7 +80,7 @@ export const interactionHandlers: CdpHandlers<"click" | "fill" | "press"> = {
   async click(context, command) {
     const { page } = context;
     const clicks = command.clickCount ?? 1;
-    const ready = await prepareTarget(context, "click", command.target, { action: "click", timeoutMs: actionTimeout(command) }, { type: "mouseup", count: clicks, fallbackMs: inputSeenFallbackMs });
+    const ready = await prepareTarget(context, "click", command.target, { action: "click", timeoutMs: actionTimeout(command) }, { type: "mouseup", count: clicks, fallbackMs: context.inputSeenFallbackMs });
     const mark = markOf(page);
     const x = ready.x!;
     const y = ready.y!;
@@ -128,7 +128,7 @@ export const interactionHandlers: CdpHandlers<"click" | "fill" | "press"> = {
     const { page } = context;
     // A bad key is refused before the target is touched.
     const events = pressEvents(command.key);
-    const watch = { type: "keyup", count: events.filter((event) => event.type === "keyUp").length, fallbackMs: inputSeenFallbackMs } as const;
+    const watch = { type: "keyup", count: events.filter((event) => event.type === "keyUp").length, fallbackMs: context.inputSeenFallbackMs } as const;
     // Without a target, the watch alone is set up first (it must be in place before the keys arrive).
     const titleBefore = command.target
       ? (await prepareTarget(context, "press", command.target, { action: "focus", timeoutMs: actionTimeout(command) }, watch)).title

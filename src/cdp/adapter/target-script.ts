@@ -56,28 +56,38 @@ export interface InputWatch {
 
 /**
  * Runs in the page (isolated world). Self-contained. Counts the trusted
- * `watch.type` events from now on; once `watch.count` have been seen and one
+ * `watch.type` events on `windows` (this realm's, and those of its
+ * same-origin frames: `frame-windows.ts`) from now on; once `watch.count` have been seen and one
  * task has passed (so their default actions — a link followed, a form
  * submitted — have been requested), `globalThis.__stationInputSeen()`
  * resolves with the document's title. Its answer travels on the same CDP
  * channel as the page's `Page.frameRequestedNavigation`, after it: a
  * navigation the input requested is known when the answer arrives.
  */
-export function watchInput(watch: InputWatch): string {
+export function watchInput(watch: InputWatch, windows: Window[] = [window]): string {
   let seen = 0;
   let done = false;
   let wake: (() => void) | undefined;
+  const stop = () =>
+    windows.forEach((view) => {
+      try {
+        view.removeEventListener(watch.type, listener, true);
+      } catch {
+        // A frame gone to another origin meanwhile: its listener went with its document.
+      }
+    });
   const listener = (event: Event) => {
     if (!event.isTrusted || ++seen < watch.count) return;
-    removeEventListener(watch.type, listener, true);
+    stop();
     done = true;
     setTimeout(() => wake?.(), 0);
   };
-  addEventListener(watch.type, listener, true);
+  // On every window the input may land in (`frame-windows.ts`): a key goes to the focused frame's document.
+  windows.forEach((view) => view.addEventListener(watch.type, listener, true));
   (globalThis as { __stationInputSeen?: () => Promise<string> }).__stationInputSeen = () =>
     new Promise<string>((resolve) => {
       const answer = () => {
-        removeEventListener(watch.type, listener, true);
+        stop();
         resolve(document.title);
       };
       if (done) setTimeout(answer, 0);

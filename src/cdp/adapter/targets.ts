@@ -6,23 +6,25 @@
  * registry first (stale after a newer snapshot or a navigation, not found if
  * never issued), with nothing sent. A target inside same-origin iframes (a
  * `frame` chain, or a frame-qualified ref) is found in the same one call
- * ({@link enterFrames}); a cross-origin iframe is refused as not implemented.
+ * ({@link enterFrames}), its point in top-level viewport coordinates; a
+ * cross-origin iframe is refused as not implemented.
  */
 import { ActionFailedError, AmbiguousTargetError, NotFoundError, NotImplementedError, StaleRefError, TimeoutError, ValidationError } from "../../errors.js";
-import { callInPage } from "../../protocol/evaluate-encoding.js";
 import { describeTarget, type Target } from "../../protocol/target.js";
 import type { CdpCommandContext } from "./context.js";
 import type { CdpPage } from "./page.js";
 import { enterFrames, type FrameAnswer, type FrameEntry } from "./frame-script.js";
 import { checkedProbe, readyForInput } from "./input-readiness.js";
+import { dragStartedGlobal } from "./drag-watch.js";
 import { readyUpload } from "./upload-script.js";
+import { callWithFrameWindows } from "./frame-windows.js";
 import { findAndPrepare, watchInput, type InputWatch, type ScriptAnswer, type ScriptRequest, type ScriptTarget } from "./target-script.js";
 
 /** A frame-qualified ref of the world (`f3e7`): its element is in an iframe. */
 const inFrameRef = /^f\d+e\d+$/;
 
-/** The globals a frame's script leaves for the answers that follow the input (see {@link FrameEntry.delegates}). */
-const frameDelegates = ["__stationInputSeen", checkedProbe];
+/** The globals a frame's script leaves for the answers that follow the input (see {@link FrameEntry.delegates}): the input watch's, the checked probe, the drag's watch. */
+const frameDelegates = ["__stationInputSeen", checkedProbe, dragStartedGlobal];
 
 /**
  * The target as the script takes it, and the frames it is in: a ref becomes
@@ -50,16 +52,33 @@ function findSource(request: ScriptRequest): string {
   return `(timeoutMs) => ${shim(findAndPrepare.toString())}(Object.assign(${JSON.stringify(rest)}, { timeoutMs })${readiness})`;
 }
 
-/** The target script's call for a target in the main document, as an expression. */
-export function findExpression(request: ScriptRequest): string {
-  return `(${findSource(request)})(${request.timeoutMs})`;
+/**
+ * The target script's call as an expression, where the target is: in the
+ * main document, or through its frames ({@link enterFrames}). `watch` is set
+ * up in the same call once the element is ready: the watch of the input
+ * that follows, or an expression of its own. A call in a frame hands the
+ * frame's `delegates` on to the top world, where the answers that follow the
+ * input ask for them; by default only a call that sets up a watch does (a
+ * drag's two ends are readied at once, and the drop target's call must not
+ * undo the source's).
+ */
+export function targetExpression(
+  page: CdpPage,
+  target: Target,
+  request: Omit<ScriptRequest, "target">,
+  watch?: InputWatch | string,
+  delegates: string[] = watch ? frameDelegates : [],
+): string {
+  const resolved = scriptTarget(target, page);
+  const find = findSource({ ...request, target: resolved.target });
+  // Ready: the watch for the input that follows starts in the same call.
+  const source = watch ? `(timeoutMs) => (${find})(timeoutMs).then((answer) => { if (answer.status === "ok") ${typeof watch === "string" ? watch : callWithFrameWindows(watchInput, watch)}; return answer; })` : find;
+  return resolved.frames
+    ? `((__name) => (${enterFrames.toString()}))((target) => target)(${JSON.stringify({ ...resolved.frames, timeoutMs: request.timeoutMs, delegates, ...(request.absentOk ? { absentOk: true } : {}) } satisfies FrameEntry)}, ${JSON.stringify(`(${source})`)})`
+    : `(${source})(${request.timeoutMs})`;
 }
 
-/**
- * The answer of a ready element; each other answer is thrown as its error,
- * before any input. `watch` is set up in the same call once the element is
- * ready: the watch of the input that follows, or an expression of its own.
- */
+/** The answer of a ready element; each other answer is thrown as its error, before any input. `watch` as for {@link targetExpression}. */
 export async function prepareTarget(
   context: CdpCommandContext,
   op: string,
@@ -67,15 +86,7 @@ export async function prepareTarget(
   request: Omit<ScriptRequest, "target">,
   watch?: InputWatch | string,
 ): Promise<Extract<ScriptAnswer, { status: "ok" }>> {
-  const resolved = scriptTarget(target, context.page);
-  if (resolved.frames && op === "drag") throw new NotImplementedError("drag: targets inside iframes (command.from/command.to in a frame) are not implemented by the CDP engine yet");
-  const find = findSource({ ...request, target: resolved.target });
-  // Ready: the watch for the input that follows starts in the same call.
-  const source = watch ? `(timeoutMs) => (${find})(timeoutMs).then((answer) => { if (answer.status === "ok") ${typeof watch === "string" ? watch : callInPage(watchInput, watch)}; return answer; })` : find;
-  const expression = resolved.frames
-    ? `((__name) => (${enterFrames.toString()}))((target) => target)(${JSON.stringify({ ...resolved.frames, timeoutMs: request.timeoutMs, delegates: frameDelegates, ...(request.absentOk ? { absentOk: true } : {}) } satisfies FrameEntry)}, ${JSON.stringify(`(${source})`)})`
-    : `(${source})(${request.timeoutMs})`;
-  const answer = (await context.page.evaluateInWorld(expression, context.deadlineAt)) as FrameAnswer;
+  const answer = (await context.page.evaluateInWorld(targetExpression(context.page, target, request, watch), context.deadlineAt)) as FrameAnswer;
   return readyAnswer(context, op, target, request, answer);
 }
 

@@ -7,18 +7,21 @@
  * - staged files (`stageFile` put them on the browser's machine through the
  *   provider's file API): the same call checks the input, a second one sent
  *   with it hands back the input's handle, then `DOM.setFileInputFiles` sets
- *   the provider's paths on it: two round trips.
+ *   the provider's paths on it: two round trips. An input inside same-origin
+ *   iframes is found through its frames in the same call; its handle (an
+ *   object of the top document's isolated world) names the frame's node,
+ *   which `DOM.setFileInputFiles` takes across the page's frames.
  * From the moment the files may have been set, a failure is an unknown outcome.
  */
-import { ActionFailedError, NotImplementedError, ValidationError } from "../../errors.js";
+import { ActionFailedError, ValidationError } from "../../errors.js";
 import { base64DecodedBytes, isStagedFile, type CommandOf } from "../../protocol/commands.js";
 import type { UploadResult } from "../../protocol/results.js";
 import { mayHaveRun } from "../call-errors.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
 import { actionTimeout } from "./interaction.js";
 import { firstLine } from "./page.js";
-import type { ScriptAnswer } from "./target-script.js";
-import { findExpression, prepareTarget, readyAnswer, scriptTarget } from "./targets.js";
+import type { FrameAnswer } from "./frame-script.js";
+import { prepareTarget, readyAnswer, targetExpression } from "./targets.js";
 import { uploadInputGlobal } from "./upload-script.js";
 
 /** The object group of a staged upload's input handle; the next staged upload releases it. */
@@ -60,9 +63,8 @@ async function uploadStaged(context: CdpCommandContext, command: CommandOf<"uplo
   const { page } = context;
   const mark = markOf(page);
   const request = { action: "upload", upload: { count: files.length }, timeoutMs: actionTimeout(command) } as const;
-  const resolved = scriptTarget(command.target, page);
-  if (resolved.frames) throw new NotImplementedError("upload: staged files into a file input inside an iframe are not implemented by the CDP engine yet (inline files are)");
-  const find = findExpression({ ...request, target: resolved.target });
+  // In a frame, the script leaves the input in the frame's realm: it is handed on to the top world, where the handle call looks.
+  const find = targetExpression(page, command.target, request, undefined, [uploadInputGlobal]);
   const contextId = await page.world();
   const options = { timeoutMs: Math.max(1, context.deadlineAt - Date.now()) };
   // Sent together: the previous upload's handle released, the script's call, and the call that hands back the input it checked.
@@ -73,7 +75,7 @@ async function uploadStaged(context: CdpCommandContext, command: CommandOf<"uplo
       .send(
         "Runtime.evaluate",
         {
-          expression: `Promise.resolve(globalThis.${foundGlobal}).then((answer) => { const input = globalThis.${uploadInputGlobal}; delete globalThis.${uploadInputGlobal}; delete globalThis.${foundGlobal}; return answer?.status === "ok" ? input : null; })`,
+          expression: `Promise.resolve(globalThis.${foundGlobal}).then((answer) => { const input = globalThis.${uploadInputGlobal}; delete globalThis.${uploadInputGlobal}; delete globalThis.${foundGlobal}; return answer?.status === "ok" && typeof input === "function" ? input() : null; })`,
           contextId,
           awaitPromise: true,
           objectGroup: handleGroup,
@@ -83,7 +85,7 @@ async function uploadStaged(context: CdpCommandContext, command: CommandOf<"uplo
       .catch(() => undefined),
   ]);
   if (answered.exceptionDetails) throw new ActionFailedError(`upload: ${firstLine(answered.exceptionDetails.exception?.description ?? answered.exceptionDetails.text)}`);
-  const ready = readyAnswer(context, "upload", command.target, request, answered.result.value as ScriptAnswer);
+  const ready = readyAnswer(context, "upload", command.target, request, answered.result.value as FrameAnswer);
   const objectId = handed?.result.objectId;
   if (!objectId) throw new ActionFailedError("upload: the file input went away before its files could be set; no files were set");
   await sendInput(context, [(callOptions) => page.session.send("DOM.setFileInputFiles", { files: files.map((file) => file.path), objectId }, callOptions)]);

@@ -30,7 +30,7 @@ export interface UploadRequest {
   files?: ScriptFile[];
 }
 
-/** The global of the isolated world a staged upload's checked input is left in, for `DOM.setFileInputFiles` to be handed it. */
+/** The global of the isolated world a staged upload's checked input is left in (as a function answering it, so a frame can hand it to the top world), for `DOM.setFileInputFiles` to be handed it. */
 export const uploadInputGlobal = "__stationUploadInput";
 
 /** Runs in the page (isolated world). Self-contained. */
@@ -43,7 +43,7 @@ export function readyUpload(element: Element, request: ScriptRequest, _kit: Read
     return { status: "invalid", field: "command.files", reason: `${upload.count} files given but the input accepts one (no \`multiple\` attribute)` };
   }
   if (!upload.files) {
-    (globalThis as Record<string, unknown>)["__stationUploadInput"] = element;
+    (globalThis as Record<string, unknown>)["__stationUploadInput"] = () => element;
     return { status: "ok", title: document.title };
   }
   const transfer = new DataTransfer();

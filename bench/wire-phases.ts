@@ -7,13 +7,19 @@
  * hands its request to the connection pool (`undici:request:create`), when
  * the request head is written (`undici:client:sendHeaders`) and when the
  * answer's head is parsed (`undici:request:headers`).
+ * The client is given a `fetch` that only notes when it was called and when
+ * it resolved, which splits the client's own time from fetch's: before the
+ * call, and from the resolved response (its body still to read, through
+ * fetch's streams) to the result.
  * Between actions it also times one bare `fetch` POST of the same size to a
- * server that answers at once: the floor any fetch-based client pays here.
+ * server that answers at once: the floor any fetch-based client pays here;
+ * and the same POST through `node:http` with a keep-alive agent, the floor of
+ * Node's own HTTP client (which the client, fenced to web standards, cannot use).
  *
  * Run: `npx tsx bench/wire-phases.ts [rounds]` (default 50 rounds of fill, click, press, text).
  */
 import { subscribe } from "node:diagnostics_channel";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { Agent, createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { BrowserUseClient } from "../src/client/index.js";
 import { BrowserSessionManager } from "../src/lifecycle/manager.js";
@@ -32,7 +38,9 @@ async function listen(handler: (request: IncomingMessage, response: ServerRespon
 
 const url = `${await listen((_request, response) => response.writeHead(200, { "content-type": "text/html" }).end(formPage))}/`;
 const manager = new BrowserSessionManager(new PlaywrightBrowserAdapter(), 4, { ownsAdapter: true });
-const at: Record<"created" | "headSent" | "arrived" | "managerStart" | "managerEnd" | "written" | "answerHead", number> = {
+const at: Record<"fetchCalled" | "fetchResolved" | "created" | "headSent" | "arrived" | "managerStart" | "managerEnd" | "written" | "answerHead", number> = {
+  fetchCalled: 0,
+  fetchResolved: 0,
   created: 0,
   headSent: 0,
   arrived: 0,
@@ -67,14 +75,41 @@ const stubOrigin = await listen((request, response) => {
   request.on("end", () => response.writeHead(200, { "content-type": "application/json; charset=utf-8" }).end(canned));
 });
 
-const client = new BrowserUseClient({ baseUrl: workerOrigin, stationId: "local", apiKey: tenantKey });
+const agent = new Agent({ keepAlive: true });
+/** The same POST as the bare fetch, through node:http on a kept-alive connection, its answer read whole. */
+const nodeHttpPost = (body: string) =>
+  new Promise<string>((resolve, reject) => {
+    const outgoing = httpRequest(stubOrigin, { method: "POST", agent, headers: { authorization: `Bearer ${tenantKey}`, "content-type": "application/json" } }, (answer) => {
+      let text = "";
+      answer.setEncoding("utf8");
+      answer.on("data", (chunk: string) => (text += chunk));
+      answer.on("end", () => resolve(text));
+      answer.on("error", reject);
+    });
+    outgoing.on("error", reject);
+    outgoing.end(body);
+  });
+
+const client = new BrowserUseClient({
+  baseUrl: workerOrigin,
+  stationId: "local",
+  apiKey: tenantKey,
+  fetch: async (input, init) => {
+    at.fetchCalled = performance.now();
+    const response = await fetch(input, init);
+    at.fetchResolved = performance.now();
+    return response;
+  },
+});
 const { id } = await client.open();
 await client.execute(id, { op: "navigate", url });
 
 const names = [
   "bare fetch → stub",
+  "bare node:http → stub",
   "client → request event",
-  "  execute → fetch's pool",
+  "  execute → fetch called",
+  "  → fetch's pool",
   "  → head written",
   "  head written → request",
   "request → manager",
@@ -82,7 +117,8 @@ const names = [
   "manager → answer sent",
   "answer sent → client",
   "  → answer head parsed",
-  "  head → execute returns",
+  "  head → fetch resolves",
+  "  → execute returns",
   "client.execute",
 ] as const;
 const times = new Map<string, number[]>(names.map((name) => [name, []]));
@@ -94,13 +130,17 @@ for (let round = -1; round < rounds; round++) {
     const bare = await fetch(stubOrigin, { method: "POST", headers: { authorization: `Bearer ${tenantKey}`, "content-type": "application/json" }, body: JSON.stringify({ method: "execute", id, command }) });
     await bare.text();
     const fetchEnded = performance.now();
+    await nodeHttpPost(JSON.stringify({ method: "execute", id, command }));
+    const nodeHttpEnded = performance.now();
     const started = performance.now();
     await client.execute(id, command);
     const ended = performance.now();
     if (round < 0) continue;
     push("bare fetch → stub", fetchEnded - fetchStarted);
+    push("bare node:http → stub", nodeHttpEnded - fetchEnded);
     push("client → request event", at.arrived - started);
-    push("  execute → fetch's pool", at.created - started);
+    push("  execute → fetch called", at.fetchCalled - started);
+    push("  → fetch's pool", at.created - at.fetchCalled);
     push("  → head written", at.headSent - at.created);
     push("  head written → request", at.arrived - at.headSent);
     push("request → manager", at.managerStart - at.arrived);
@@ -108,7 +148,8 @@ for (let round = -1; round < rounds; round++) {
     push("manager → answer sent", at.written - at.managerEnd);
     push("answer sent → client", ended - at.written);
     push("  → answer head parsed", at.answerHead - at.written);
-    push("  head → execute returns", ended - at.answerHead);
+    push("  head → fetch resolves", at.fetchResolved - at.answerHead);
+    push("  → execute returns", ended - at.fetchResolved);
     push("client.execute", ended - started);
   }
 }

@@ -19,7 +19,7 @@ import { createBrowserbaseRestProvider } from "../../src/providers/browserbase/r
 import { createSteelRestProvider } from "../../src/providers/steel/rest.js";
 import { startCdpChromium, type CdpChromium } from "../helpers/cdp-chromium.js";
 import { baseURL as browserbaseBase, createBrowserbaseMock } from "../helpers/browserbase-mock.js";
-import { browserbaseDownloadsStandIn, createHold, steelFilesDownloadStandIn, type DownloadRequest } from "../helpers/download-stand-ins.js";
+import { browserbaseDownloadsStandIn, createHold, steelFilesDownloadStandIn, type DownloadRequest, type Hold } from "../helpers/download-stand-ins.js";
 import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { createFakeSteel, steelBase } from "../helpers/steel-mock.js";
 
@@ -84,6 +84,26 @@ async function readsReportBack(run: (command: BrowserCommandInput) => Promise<un
   expect(last).toMatchObject({ offset: 2000, bytes: 48, totalBytes: 2048, more: false });
   expect(new Uint8Array([...fromBase64(first.base64), ...fromBase64(second.base64), ...fromBase64(last.base64)])).toEqual(saved);
   await expect(run({ op: "downloadRead", downloadId, offset: 3000 })).rejects.toThrow("command.offset: past the end of the 2048-byte download");
+}
+
+/**
+ * Reads `downloadId` while the stand-in holds its answer, ended by the caller's
+ * `signal` (or, without one, by the command's deadline), and checks the read
+ * failed and its request was given up, not left pending.
+ */
+async function readIsAbandoned(
+  run: (command: BrowserCommandInput, signal?: AbortSignal) => Promise<unknown>,
+  hold: Hold,
+  downloadId: string,
+  controller?: AbortController,
+): Promise<void> {
+  hold.on = true;
+  const arrived = hold.arrived();
+  const read = run({ op: "downloadRead", downloadId }, controller?.signal).catch((caught: unknown) => caught);
+  await arrived;
+  controller?.abort();
+  expect(await read).toBeInstanceOf(Error);
+  await expect.poll(() => hold.abandoned, { timeout: 20_000 }).toBe(1);
 }
 
 describe("CDP engine on Browserbase: downloads come back from Browserbase's session downloads zip", () => {
@@ -154,15 +174,7 @@ describe("CDP engine on Browserbase: downloads come back from Browserbase's sess
 
       await run({ op: "click", selector: "#download-link" });
       const report = await completed(run, "report.txt");
-      hold.on = true;
-      const controller = new AbortController();
-      const arrived = hold.arrived();
-      const read = run({ op: "downloadRead", downloadId: report.downloadId }, controller.signal).catch((caught: unknown) => caught);
-      await arrived;
-      controller.abort();
-      const error = await read;
-      expect(error).toBeInstanceOf(Error);
-      await expect.poll(() => hold.abandoned).toBe(1);
+      await readIsAbandoned(run, hold, report.downloadId, new AbortController());
       // Never retried: one request, the one abandoned.
       expect(requests).toHaveLength(1);
       await adapter.close(handle);
@@ -235,14 +247,7 @@ describe("CDP engine on Steel: downloads come back from Steel's session files", 
       await run({ op: "click", selector: "#download-link" });
       const report = await completed(run, "report.txt");
       expect(await readdir(filesFolder)).toHaveLength(1);
-      hold.on = true;
-      const controller = new AbortController();
-      const arrived = hold.arrived();
-      const read = run({ op: "downloadRead", downloadId: report.downloadId }, controller.signal).catch((caught: unknown) => caught);
-      await arrived;
-      controller.abort();
-      expect(await read).toBeInstanceOf(Error);
-      await expect.poll(() => hold.abandoned).toBe(1);
+      await readIsAbandoned(run, hold, report.downloadId, new AbortController());
       expect(requests.filter((request) => request.method === "GET")).toHaveLength(1);
       await adapter.close(handle);
     } finally {
@@ -258,13 +263,8 @@ describe("CDP engine on Steel: downloads come back from Steel's session files", 
       const { handle, run } = await openOnForm(adapter, outputs);
       await run({ op: "click", selector: "#download-link" });
       const report = await completed(run, "report.txt");
-      hold.on = true;
-      const arrived = hold.arrived();
-      const read = run({ op: "downloadRead", downloadId: report.downloadId }).catch((caught: unknown) => caught);
-      await arrived;
-      expect(await read).toBeInstanceOf(Error);
-      // The request itself was given up (the deadline's signal reached the fetch), not left pending.
-      await expect.poll(() => hold.abandoned, { timeout: 20_000 }).toBe(1);
+      // The request itself is given up (the deadline's signal reached the fetch), not left pending.
+      await readIsAbandoned(run, hold, report.downloadId);
       expect(requests.filter((request) => request.method === "GET")).toHaveLength(1);
       await adapter.close(handle);
     } finally {

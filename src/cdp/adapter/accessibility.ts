@@ -14,6 +14,7 @@ import type { CdpHandlers } from "./context.js";
 /** Time kept back from the command's budget for the snapshot's answer (ms). */
 const answerMarginMs = 1_000;
 import { ariaSnapshotExpression, type AriaSnapshotAnswer } from "./aria-script.js";
+import { withCrossFrames } from "./aria-cross.js";
 
 /** accessibility */
 export const accessibilityHandlers: CdpHandlers<"accessibility"> = {
@@ -27,7 +28,11 @@ export const accessibilityHandlers: CdpHandlers<"accessibility"> = {
     // The agent form limits depth itself (it flattens containers first); the full form is the tree cut at depth.
     const waitMs = Math.min(limits.actionTimeoutDefaultMs, context.deadlineAt - Date.now() - answerMarginMs);
     const expression = ariaSnapshotExpression({ boxes, hiddenText: hiddenValue, ...(mode === "full" ? { depth } : {}) }, waitMs);
-    const answer = (await page.evaluateInWorld(expression, context.deadlineAt)) as AriaSnapshotAnswer;
+    const request = { boxes, hiddenText: hiddenValue, ...(mode === "full" ? { depth } : {}) };
+    const top = (await page.evaluateInWorld(expression, context.deadlineAt)) as AriaSnapshotAnswer;
+    // Cross-origin iframes are snapshotted in their own worlds (none: nothing more is sent).
+    const answer = top.cross?.length ? await withCrossFrames(page, top, request, waitMs, context.deadlineAt) : top;
+    if (!top.cross?.length) page.frames.latest = new Map();
     const nodes = hideValues(answer.nodes, new Set(answer.passwords));
     const { mapRef, commit } = page.refs.beginSnapshot(page.pageId, undefined);
     const rendered =

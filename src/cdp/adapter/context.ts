@@ -34,6 +34,8 @@ export interface CdpCommandContext {
   deadlineAt: number;
   /** Set once input or a navigation request may have reached the page: a failure from then on is an unknown outcome. */
   reached: boolean;
+  /** Set when the action's target is in a cross-origin frame: asks an expression in that frame's world, where the input's watch is (cross-frames.ts). */
+  inputWorld?: ((expression: string, deadlineAt: number) => Promise<unknown>) | undefined;
   /** The provider's captcha solver state for this session, where its API has one (Steel cloud); asked by `challenge` only. */
   solverStatus?: (() => Promise<SolverSignal | undefined>) | undefined;
 }

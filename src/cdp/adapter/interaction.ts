@@ -35,7 +35,8 @@ export async function armWatch(context: CdpCommandContext, watch: InputWatch): P
  */
 export async function sendInputAndWatch(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>): Promise<string | undefined> {
   const title = await sendInputAndAsk(context, calls, inputSeenExpression);
-  return typeof title === "string" ? title : undefined;
+  // Answered in a cross-origin frame's world, it is that frame's title, not the page's.
+  return typeof title === "string" && !context.inputWorld ? title : undefined;
 }
 
 /**
@@ -47,6 +48,13 @@ export async function sendInputAndWatch(context: CdpCommandContext, calls: Array
  */
 export async function sendInputAndAsk(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>, expression: string): Promise<unknown> {
   const { page } = context;
+  if (context.inputWorld) {
+    // The watch is in a cross-origin frame's world: asked there; the page's document is read by the result's title.
+    const sent = sendInput(context, calls);
+    const seen = context.inputWorld(expression, context.deadlineAt).catch(() => undefined);
+    await sent;
+    return seen;
+  }
   const navigations = page.navigations;
   const readDocument = !page.challengeRead;
   const asked = readDocument ? `Promise.resolve(${expression}).then((answer) => ({ answer, document: ${domSignalsExpression} }))` : expression;

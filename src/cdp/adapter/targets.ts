@@ -6,7 +6,8 @@
  * registry first (stale after a newer snapshot or a navigation, not found if
  * never issued), with nothing sent. A target inside same-origin iframes (a
  * `frame` chain, or a frame-qualified ref) is found in the same one call
- * ({@link enterFrames}); a cross-origin iframe is refused as not implemented.
+ * ({@link enterFrames}); one in a cross-origin iframe (in the page's process
+ * or out of it) goes on in that frame's own world (cross-frames.ts).
  */
 import { ActionFailedError, AmbiguousTargetError, NotFoundError, NotImplementedError, StaleRefError, TimeoutError, ValidationError } from "../../errors.js";
 import { callInPage } from "../../protocol/evaluate-encoding.js";
@@ -16,6 +17,7 @@ import type { CdpPage } from "./page.js";
 import { enterFrames, type FrameAnswer, type FrameEntry } from "./frame-script.js";
 import { checkedProbe, readyForInput } from "./input-readiness.js";
 import { readyUpload } from "./upload-script.js";
+import { crossWorldOf, prepareAcrossChain, prepareByCrossRef } from "./cross-frames.js";
 import { findAndPrepare, watchInput, type InputWatch, type ScriptAnswer, type ScriptRequest, type ScriptTarget } from "./target-script.js";
 
 /** A frame-qualified ref of the world (`f3e7`): its element is in an iframe. */
@@ -69,14 +71,27 @@ export async function prepareTarget(
 ): Promise<Extract<ScriptAnswer, { status: "ok" }>> {
   const resolved = scriptTarget(target, context.page);
   if (resolved.frames && op === "drag") throw new NotImplementedError("drag: targets inside iframes (command.from/command.to in a frame) are not implemented by the CDP engine yet");
-  const find = findSource({ ...request, target: resolved.target });
-  // Ready: the watch for the input that follows starts in the same call.
-  const source = watch ? `(timeoutMs) => (${find})(timeoutMs).then((answer) => { if (answer.status === "ok") ${typeof watch === "string" ? watch : callInPage(watchInput, watch)}; return answer; })` : find;
-  const expression = resolved.frames
-    ? `((__name) => (${enterFrames.toString()}))((target) => target)(${JSON.stringify({ ...resolved.frames, timeoutMs: request.timeoutMs, delegates: frameDelegates, ...(request.absentOk ? { absentOk: true } : {}) } satisfies FrameEntry)}, ${JSON.stringify(`(${source})`)})`
-    : `(${source})(${request.timeoutMs})`;
-  const answer = (await context.page.evaluateInWorld(expression, context.deadlineAt)) as FrameAnswer;
+  const source = targetSource({ ...request, target: resolved.target }, watch);
+  const across = { context, source, timeoutMs: request.timeoutMs, absentOk: request.absentOk === true, fill: request.action === "fill" };
+  // A ref of a cross-origin frame's world is looked for in that world.
+  if (resolved.frames?.ref !== undefined && crossWorldOf(resolved.frames.ref) > 0) return readyAnswer(context, op, target, request, await prepareByCrossRef(across, resolved.frames.ref));
+  let answer = (await context.page.evaluateInWorld(worldExpression(source, resolved.frames, request.timeoutMs, request.absentOk === true), context.deadlineAt)) as FrameAnswer;
+  // A chain into a cross-origin iframe goes on in that frame's world.
+  if (answer.status === "crossOrigin" && resolved.frames?.chain) answer = await prepareAcrossChain(across, resolved.frames.chain, answer);
   return readyAnswer(context, op, target, request, answer);
+}
+
+/** The target script's source as `(timeoutMs) => answer`; `watch` is set up in the same call once the element is ready. */
+function targetSource(request: ScriptRequest, watch: InputWatch | string | undefined): string {
+  const find = findSource(request);
+  return watch ? `(timeoutMs) => (${find})(timeoutMs).then((answer) => { if (answer.status === "ok") ${typeof watch === "string" ? watch : callInPage(watchInput, watch)}; return answer; })` : find;
+}
+
+/** The call of `source` in one world: in its top document, or through the same-origin iframes `frames` names ({@link enterFrames}). */
+export function worldExpression(source: string, frames: Pick<FrameEntry, "chain" | "ref"> | undefined, timeoutMs: number, absentOk: boolean): string {
+  if (!frames || (frames.chain !== undefined && frames.chain.length === 0)) return `(${source})(${timeoutMs})`;
+  const entry: FrameEntry = { ...frames, timeoutMs, delegates: frameDelegates, ...(absentOk ? { absentOk: true } : {}) };
+  return `((__name) => (${enterFrames.toString()}))((target) => target)(${JSON.stringify(entry)}, ${JSON.stringify(`(${source})`)})`;
 }
 
 /** The answer of the target script when it is `ok`; each other answer is thrown as its error. */
@@ -110,9 +125,8 @@ export function readyAnswer(
     case "frameAmbiguous":
       throw new AmbiguousTargetError(answer.count, `command.target.frame[${answer.index}] (${chain?.[answer.index]}) matched ${answer.count} iframes; give a more specific iframe selector`);
     case "crossOrigin":
-      throw new NotImplementedError(
-        `${op}: command.target.frame[${answer.index}] (${chain?.[answer.index]}) is a cross-origin iframe; the CDP engine enters same-origin iframes only yet`,
-      );
+      // Only when no frame id could be read for it (answered by cross-frames.ts).
+      throw new ActionFailedError(`${op}: command.target.frame[${answer.index}] (${chain?.[answer.index]}) is a cross-origin iframe whose frame could not be reached`);
     case "badFrameSelector":
       throw new ValidationError(`command.target.frame[${answer.index}]`, `not a CSS selector the CDP engine can use (${answer.reason})`);
     case "invalid":

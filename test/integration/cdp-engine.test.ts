@@ -7,8 +7,9 @@ import { imageSize } from "../../src/protocol/image-size.js";
 import { limits } from "../../src/protocol/limits.js";
 import { commandOps, type BrowserCommandInput } from "../../src/protocol/commands.js";
 import { createLocalCdpProvider } from "../../src/providers/local/cdp-chromium.js";
-import { NotFoundError, NotImplementedError, OutcomeUnknownError, isNotImplementedError } from "../../src/errors.js";
+import { NotFoundError, NotImplementedError, OutcomeUnknownError, StaleRefError, isNotImplementedError } from "../../src/errors.js";
 import { useCdpBrowser } from "../helpers/cdp-engine.js";
+import { refOf } from "../helpers/snapshot-refs.js";
 
 /**
  * The CDP engine's first slice (src/cdp/adapter) against a real local
@@ -112,6 +113,27 @@ describe("CDP engine: a provider without a downloads API", () => {
     } finally {
       await adapter.shutdown();
     }
+  });
+});
+
+describe("CDP engine: cross-origin iframes going away (real Chromium)", () => {
+  it("answers a ref of a removed cross-site frame (or of one nested in it) as stale, and a chain into it as not found, with nothing clicked", async () => {
+    const handle = await browser.open();
+    const inner = browser.server.url("/frame-password.html");
+    const middle = browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(inner)}`).replace("127.0.0.1", "localhost");
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(middle)}`) });
+    await browser.adapter.execute(handle, { op: "waitFor", target: { by: "selector", selector: "#fpw", frame: ["#login", "#login"] } });
+    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility" });
+    const refs = [refOf(snapshot, /textbox "Frame password"/), refOf(snapshot, /textbox "Decoy" .*\[f\d+e\d+\]/)];
+    await browser.adapter.execute(handle, { op: "evaluate", expression: `document.addEventListener("mousedown", () => { document.title = "clicked"; }), document.getElementById("login").remove(), true` });
+    for (const ref of refs) {
+      const stale = await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref } }).catch((caught: unknown) => caught);
+      expect(stale).toBeInstanceOf(StaleRefError);
+    }
+    const missing = await browser.adapter.execute(handle, { op: "click", target: { by: "selector", selector: "#fpw", frame: ["#login", "#login"] }, timeoutMs: 300 }).catch((caught: unknown) => caught);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "document.title" })).value).toBe("Hostile");
+    await browser.adapter.close(handle);
   });
 });
 

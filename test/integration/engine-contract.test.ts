@@ -980,6 +980,26 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
       }
     });
 
+    it("goes through two cross-site iframes, one inside the other: fills by chain, snapshots and clicks by frame ref", async () => {
+      const handle = await browser.open();
+      const inner = browser.server.url("/frame-password.html");
+      const middle = browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(inner)}`).replace("127.0.0.1", "localhost");
+      await run(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(middle)}`) });
+      const chain = ["#login", "#login"];
+      expect(await run(handle, { op: "fill", target: { by: "label", value: "Frame password", frame: chain }, value: "deep-secret" })).toMatchObject({ ok: true, title: "Hostile", sensitive: true });
+      const { snapshot } = await run(handle, { op: "accessibility" });
+      expect(snapshot).toContain("frame got deep-secret");
+      expect(snapshot).not.toMatch(/value="deep-secret"/);
+      // The middle frame's own fields are there too, under the outer iframe, the inner frame's under the middle one's.
+      expect(snapshot.split("\n").filter((line) => line.includes('textbox "Password"'))).toHaveLength(2);
+      const ref = refOf(snapshot, /textbox "Frame password"/);
+      await run(handle, { op: "focus", selector: "#decoy" });
+      await run(handle, { op: "click", target: { by: "ref", ref } });
+      await run(handle, { op: "press", key: "y" });
+      expect((await run(handle, { op: "accessibility" })).snapshot).toContain("frame got deep-secrety");
+      await browser.adapter.close(handle);
+    });
+
     it("inspects the elements of a cross-origin iframe with its frame chain and main-viewport boxes, never its password value", async () => {
       for (const [where, frame] of frames()) {
         const handle = await browser.open();

@@ -246,7 +246,7 @@ export async function prepareByCrossRef(request: AcrossRequest, ref: string): Pr
   try {
     for (const entry of path) {
       const parent = worlds[worlds.length - 1]!;
-      const world = await page.frames.world(entry.frameId, parent.session, context.deadlineAt);
+      const world = await page.frames.world(entry.frameId, parent.session, context.deadlineAt, false);
       worlds.push(frameWorld(page, world, page.frames.numberOf(entry.frameId)));
       hops.push({ parent, element: crossFrameElement(entry.iframeRef) });
     }

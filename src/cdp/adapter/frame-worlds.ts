@@ -87,9 +87,10 @@ export class CdpFrameWorlds {
    * The engine's world in frame `frameId`, whose iframe element lives in
    * `owner`'s session: the frame's own session when it is out of process,
    * else `owner`'s. A frame still becoming out of process (its session not
-   * attached yet) is waited for while time is left.
+   * attached yet) is waited for a moment, unless `awaitAttach` is false (a
+   * frame that may be gone).
    */
-  async world(frameId: string, owner: CdpSession, deadlineAt: number): Promise<FrameWorld> {
+  async world(frameId: string, owner: CdpSession, deadlineAt: number, awaitAttach = true): Promise<FrameWorld> {
     for (;;) {
       const session = this.#sessionOf(frameId) ?? owner;
       const known = this.#contexts.get(session)?.get(frameId);
@@ -100,9 +101,14 @@ export class CdpFrameWorlds {
         this.#contexts.get(session)?.set(frameId, executionContextId);
         return { frameId, session, contextId: executionContextId };
       } catch (error) {
-        if (session !== owner || !(error instanceof CdpProtocolError) || Date.now() >= deadlineAt || this.#sessionOf(frameId)) throw error;
-        // Not a frame of the owner's process: its own session is on its way.
-        await owner.waitForEvent("Target.attachedToTarget", { predicate: ({ targetInfo }) => targetInfo.targetId === frameId, timeoutMs });
+        if (!awaitAttach || session !== owner || !(error instanceof CdpProtocolError) || Date.now() >= deadlineAt || this.#sessionOf(frameId)) throw error;
+        // Not a frame of the owner's process (its iframe element was just read): its own session is on its way.
+        const attached = await owner.waitForEvent("Target.attachedToTarget", { predicate: ({ targetInfo }) => targetInfo.targetId === frameId, timeoutMs: Math.min(timeoutMs, frameAttachWaitMs) }).then(
+          () => true,
+          () => false,
+        );
+        if (!attached) throw error;
+        awaitAttach = false;
       }
     }
   }
@@ -156,6 +162,9 @@ export class CdpFrameWorlds {
     return (await described).node.frameId;
   }
 }
+
+/** Longest wait for the session of an out-of-process frame whose iframe was just read (ms): it is announced as the frame is made. */
+const frameAttachWaitMs = 2_000;
 
 /** The object group of the iframe handles read for their frame ids. */
 const frameHandles = "station-frame-owners";

@@ -1000,6 +1000,22 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
       await browser.adapter.close(handle);
     });
 
+    it("answers a cross-origin frame's dialogs as the page's: an unexpected one dismissed, an armed one accepted, each in the action's result", async () => {
+      for (const [where, frame] of frames()) {
+        const handle = await browser.open();
+        const form = frame.replace("/frame-password.html", "/form.html");
+        await run(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(form)}`) });
+        const confirm = { by: "selector" as const, selector: "#confirm-button", frame: ["#login"] };
+        const unexpected = await run(handle, { op: "click", target: confirm });
+        expect(unexpected.dialog, where).toEqual({ type: "confirm", message: "Proceed?", handled: "dismissed", unexpected: true });
+        await run(handle, { op: "dialog", action: "accept" });
+        const armed = await run(handle, { op: "click", target: confirm });
+        expect(armed.dialog, where).toMatchObject({ type: "confirm", handled: "accepted", unexpected: false });
+        expect((await run(handle, { op: "accessibility" })).snapshot, where).toContain("confirm:true");
+        await browser.adapter.close(handle);
+      }
+    });
+
     it("inspects the elements of a cross-origin iframe with its frame chain and main-viewport boxes, never its password value", async () => {
       for (const [where, frame] of frames()) {
         const handle = await browser.open();

@@ -60,7 +60,7 @@ export class CdpFrameWorlds {
     });
   }
 
-  /** Sets up an out-of-process frame's session as the page's own: the world in every new document, its own cross-site frames attached. */
+  /** Sets up an out-of-process frame's session as the page's own: the world in every new document, its own cross-site frames attached. (Its dialogs come to the page's session, answered there.) */
   #adopt(child: CdpSession): void {
     this.#watch(child);
     void Promise.all([

@@ -206,7 +206,7 @@ export class CdpPage {
       this.#world = undefined;
     });
     session.on("Page.javascriptDialogOpening", ({ type, message }) => {
-      // Answered at once: by the one-shot policy if one is armed, else dismissed as unexpected.
+      // Answered at once: by the one-shot policy if one is armed, else dismissed as unexpected (an out-of-process frame's too: they come here).
       session.send("Page.handleJavaScriptDialog", this.events.dialogOpened(type, message, this.pageId)).catch(() => undefined);
       this.#notify();
     });

@@ -1000,6 +1000,27 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
       await browser.adapter.close(handle);
     });
 
+    it("types, checks, selects, hovers, uploads and presses inside a cross-origin frame", async () => {
+      for (const [where, frame] of frames()) {
+        const handle = await browser.open();
+        const form = frame.replace("/frame-password.html", "/form.html");
+        await run(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(form)}`) });
+        const inFrame = (selector: string) => ({ by: "selector" as const, selector, frame: ["#login"] });
+        expect(await run(handle, { op: "type", target: inFrame("#user"), text: "ada" }), where).toMatchObject({ ok: true, title: "Hostile" });
+        expect(await run(handle, { op: "check", target: inFrame("#remember") }), where).toMatchObject({ ok: true, title: "Hostile" });
+        expect(await run(handle, { op: "select", target: inFrame("#colour"), value: "Blue" }), where).toMatchObject({ selected: ["b"] });
+        expect(await run(handle, { op: "hover", target: { by: "text", value: "Hover me", frame: ["#login"] } }), where).toMatchObject({ ok: true, title: "Hostile" });
+        await run(handle, { op: "upload", target: inFrame("#avatar"), files: [{ name: "a.txt", base64: "YQ==" }] });
+        expect(await run(handle, { op: "press", target: inFrame("#user"), key: "Enter" }), where).toMatchObject({ ok: true, title: "Hostile", navigated: false });
+        const { snapshot } = await run(handle, { op: "accessibility" });
+        expect(snapshot, where).toContain("submitted:ada");
+        // The key presses reached the frame's field one by one.
+        expect(snapshot, where).toContain("a,d,a,Enter,");
+        expect(snapshot, where).toMatch(/checkbox "Remember me" \[checked\]/);
+        await browser.adapter.close(handle);
+      }
+    });
+
     it("answers a cross-origin frame's dialogs as the page's: an unexpected one dismissed, an armed one accepted, each in the action's result", async () => {
       for (const [where, frame] of frames()) {
         const handle = await browser.open();

@@ -35,8 +35,7 @@ export async function armWatch(context: CdpCommandContext, watch: InputWatch): P
  */
 export async function sendInputAndWatch(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>): Promise<string | undefined> {
   const title = await sendInputAndAsk(context, calls, inputSeenExpression);
-  // Answered in a cross-origin frame's world, it is that frame's title, not the page's.
-  return typeof title === "string" && !context.inputWorld ? title : undefined;
+  return typeof title === "string" ? title : undefined;
 }
 
 /**
@@ -53,7 +52,14 @@ export async function sendInputAndAsk(context: CdpCommandContext, calls: Array<(
     const sent = sendInput(context, calls);
     const seen = context.inputWorld(expression, context.deadlineAt).catch(() => undefined);
     await sent;
-    return seen;
+    // A title it answers is the frame's, not the page's: left out (the result reads the page's).
+    const answer = await seen;
+    if (typeof answer === "string") return undefined;
+    if (typeof answer === "object" && answer !== null && "title" in answer) {
+      const { title: _frameTitle, ...rest } = answer as Record<string, unknown>;
+      return rest;
+    }
+    return answer;
   }
   const navigations = page.navigations;
   const readDocument = !page.challengeRead;

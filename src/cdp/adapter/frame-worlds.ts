@@ -53,6 +53,10 @@ export class CdpFrameWorlds {
       for (const [frameId, id] of contexts) if (id === executionContextId) contexts.delete(frameId);
     });
     session.on("Runtime.executionContextsCleared", () => contexts.clear());
+    // A frame's session gone (the frame navigated back in process, or was removed): its worlds with it.
+    session.on("Target.detachedFromTarget", ({ sessionId }) => {
+      for (const known of this.#contexts.keys()) if (known.id === sessionId) this.#contexts.delete(known);
+    });
     session.on("Target.attachedToTarget", ({ sessionId, targetInfo }) => {
       if (targetInfo.type !== "iframe") return;
       const child = session.children.find((each) => each.id === sessionId);

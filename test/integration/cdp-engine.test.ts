@@ -7,7 +7,7 @@ import { imageSize } from "../../src/protocol/image-size.js";
 import { limits } from "../../src/protocol/limits.js";
 import { commandOps, type BrowserCommandInput } from "../../src/protocol/commands.js";
 import { createLocalCdpProvider } from "../../src/providers/local/cdp-chromium.js";
-import { NotFoundError, NotImplementedError, OutcomeUnknownError, StaleRefError, isNotImplementedError } from "../../src/errors.js";
+import { NotFoundError, NotImplementedError, OutcomeUnknownError, StaleRefError, ValidationError, isNotImplementedError } from "../../src/errors.js";
 import { useCdpBrowser } from "../helpers/cdp-engine.js";
 import { refOf } from "../helpers/snapshot-refs.js";
 
@@ -133,6 +133,25 @@ describe("CDP engine: cross-origin iframes going away (real Chromium)", () => {
     const missing = await browser.adapter.execute(handle, { op: "click", target: { by: "selector", selector: "#fpw", frame: ["#login", "#login"] }, timeoutMs: 300 }).catch((caught: unknown) => caught);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "document.title" })).value).toBe("Hostile");
+    await browser.adapter.close(handle);
+  });
+});
+
+describe("CDP engine: cross-origin iframes three deep (real Chromium)", () => {
+  it("fills through three cross-site iframes by frame chain, and names the chain's entry a frame error is about", async () => {
+    const handle = await browser.open();
+    const other = (url: string) => url.replace("127.0.0.1", "localhost");
+    const embed = (url: string) => `/hostile-top.html?frame=${encodeURIComponent(url)}`;
+    const third = other(browser.server.url("/frame-password.html"));
+    const second = browser.server.url(embed(third));
+    const first = other(browser.server.url(embed(second)));
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url(embed(first)) });
+    const chain = ["#login", "#login", "#login"];
+    expect(await browser.adapter.execute(handle, { op: "fill", target: { by: "selector", selector: "#fpw", frame: chain }, value: "three-deep" })).toMatchObject({ ok: true, title: "Hostile" });
+    expect((await browser.adapter.execute(handle, { op: "accessibility" })).snapshot).toContain("frame got three-deep");
+    const bad = await browser.adapter.execute(handle, { op: "click", target: { by: "selector", selector: "#fpw", frame: ["#login", "#login", "[["] } }).catch((caught: unknown) => caught);
+    expect(bad).toBeInstanceOf(ValidationError);
+    expect((bad as ValidationError).field).toBe("command.target.frame[2]");
     await browser.adapter.close(handle);
   });
 });

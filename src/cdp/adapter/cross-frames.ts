@@ -195,7 +195,8 @@ export async function prepareAcrossChain(request: AcrossRequest, chain: string[]
     try {
       let consumed = 0;
       while (answer.status === "crossOrigin") {
-        const index = consumed + answer.index;
+        // Its index is of the whole chain (a frame's answers are moved by what the worlds above took).
+        const index = answer.index;
         const next = await enter(page, world, chainFrameElement, context.deadlineAt);
         if (!next) break;
         hops.push({ parent: world, element: chainFrameElement });

@@ -5,13 +5,13 @@
  * world (frame-worlds.ts) with refs numbered from its world's base
  * (`f<k × span>e<n>`, cross-frames.ts), and its nodes put in its iframe's
  * node, as Playwright merges child frames' snapshots. A page without such
- * frames costs nothing more; one with them costs, per level of them, the
- * iframes' handles, their frame ids, their worlds (once per document) and
- * their snapshots, each level's frames side by side.
+ * frames costs nothing more; one with them costs, per level of them, their
+ * snapshots, each level's frames side by side (the first time an iframe is
+ * met, two more: its handle and its frame id, then remembered in its world).
  */
 import { limits } from "../../protocol/limits.js";
 import { ariaSnapshotExpression, type AriaSnapshotAnswer, type AriaSnapshotRequest } from "./aria-script.js";
-import { crossFrameElement, frameNumberSpan, frameWorld, topWorld, type CrossFrameEntry, type WorldHandle } from "./cross-frames.js";
+import { crossFrameElement, enter as enterFrame, frameNumberSpan, topWorld, type CrossFrameEntry, type WorldHandle } from "./cross-frames.js";
 import type { CdpPage } from "./page.js";
 
 /** Puts `inside` in the node of iframe `ref` (its text dropped), as the in-page merge does. */
@@ -43,16 +43,14 @@ export async function withCrossFrames(page: CdpPage, answer: AriaSnapshotAnswer,
   const enter = async (parent: WorldHandle, shown: AriaSnapshotAnswer, level: number): Promise<void> => {
     if (!shown.cross?.length || level > limits.frameChain) return;
     await Promise.all(
-      shown.cross.map(async ({ ref, depth }) => {
+      shown.cross.map(async ({ ref, depth, frameId: known }) => {
         try {
-          const frameId = await page.frames.frameIdOf(parent.session, await parent.contextId(), crossFrameElement(ref), deadlineAt);
-          if (frameId === undefined) return;
-          const number = page.frames.numberOf(frameId);
-          const world = frameWorld(page, await page.frames.world(frameId, parent.session, deadlineAt), number);
-          const base = number * frameNumberSpan;
+          const world = await enterFrame(page, parent, crossFrameElement(ref), deadlineAt, known);
+          if (!world) return;
+          const base = world.number * frameNumberSpan;
           const wait = Math.max(0, Math.min(waitMs, deadlineAt - Date.now() - 1_000));
           const inner = (await world.evaluate(ariaSnapshotExpression({ ...request, depth, refPrefix: `f${base}`, frameBase: base }, wait), deadlineAt)) as AriaSnapshotAnswer;
-          latest.set(number, { frameId, parent: parent.number, iframeRef: ref });
+          latest.set(world.number, { frameId: world.frameId!, parent: parent.number, iframeRef: ref });
           passwords.push(...inner.passwords);
           await enter(world, inner, level + 1);
           mergeInto(shown.nodes, ref, inner.nodes);

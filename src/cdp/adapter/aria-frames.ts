@@ -27,7 +27,7 @@ export function snapshotFrames(take: (request: AriaSnapshotRequest) => AriaSnaps
   const numbers = (top["__stationFrameNumbers"] ??= new WeakMap<Document, number>()) as WeakMap<Document, number>;
   const chains = new Map<string, Element[]>();
   const passwords: string[] = [];
-  const cross: Array<{ ref: string; depth?: number | undefined }> = [];
+  const cross: Array<{ ref: string; depth?: number | undefined; frameId?: string }> = [];
   const crossFrames = new Map<string, Element>();
   const inFrame = (run: typeof take, frameRequest: AriaSnapshotRequest, refs: () => Map<string, Element> | undefined, chain: Element[]): unknown[] => {
     const answer = run(frameRequest);
@@ -49,7 +49,8 @@ export function snapshotFrames(take: (request: AriaSnapshotRequest) => AriaSnaps
       }
       if (crossOrigin) {
         // The engine snapshots it in its own world, and merges it where this iframe's node is.
-        cross.push({ ref, depth: childDepth });
+        const frameId = (top["__stationFrameIds"] as WeakMap<Element, string> | undefined)?.get(frame!);
+        cross.push({ ref, depth: childDepth, ...(frameId ? { frameId } : {}) });
         crossFrames.set(ref, frame!);
         continue;
       }

@@ -41,8 +41,8 @@ export interface AriaSnapshotAnswer {
   passwords: string[];
   /** The iframes the nodes show, with their depth (for the depth left to their own snapshots); dropped by {@link snapshotFrames}. */
   frames?: Array<{ ref: string; depth: number }>;
-  /** The cross-origin iframes shown (refs of this world), with the depth left to their own snapshots; their elements are kept as `__stationCrossFrames`. */
-  cross?: Array<{ ref: string; depth?: number | undefined }>;
+  /** The cross-origin iframes shown (refs of this world), with the depth left to their own snapshots and the frame id the world remembers for each; their elements are kept as `__stationCrossFrames`. */
+  cross?: Array<{ ref: string; depth?: number | undefined; frameId?: string }>;
 }
 
 /** Where the isolated world keeps the refs of its latest snapshot (read by the target script). */

@@ -13,8 +13,10 @@
  * sends it, and keys to the focused frame through the page's session.
  *
  * Serial round trips for a click in one cross-site iframe: the top world's
- * call, the iframe's handle, its frame id, the frame's world (once per
- * document), the target script there, the placement, the input.
+ * call, the target script in the frame's world, the placement, the input;
+ * the first time the iframe is met, two more (its handle, its frame id,
+ * then remembered in its parent's world), and the frame's world when it
+ * was not announced.
  */
 import { limits } from "../../protocol/limits.js";
 import { isSessionClosedError } from "../../errors.js";
@@ -45,6 +47,8 @@ export interface CrossFrameEntry {
 /** A world of the page the engine can run a script in. */
 export interface WorldHandle {
   number: number;
+  /** The frame's id; undefined for the top world. */
+  frameId?: string;
   session: CdpSession;
   contextId(): Promise<number>;
   evaluate(expression: string, deadlineAt: number, once?: boolean): Promise<unknown>;
@@ -59,6 +63,7 @@ export const topWorld = (page: CdpPage): WorldHandle => ({
 
 export const frameWorld = (page: CdpPage, world: FrameWorld, number: number): WorldHandle => ({
   number,
+  frameId: world.frameId,
   session: world.session,
   contextId: () => Promise.resolve(world.contextId),
   evaluate: (expression, deadlineAt) => page.frames.evaluate(world, expression, deadlineAt),
@@ -138,10 +143,27 @@ const frameChanged = (error: unknown, page: CdpPage) => {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The frame world behind the iframe `element` evaluates to in `parent`; undefined when it shows no frame (yet). */
-async function enter(page: CdpPage, parent: WorldHandle, element: string, deadlineAt: number): Promise<WorldHandle | undefined> {
-  const frameId = await page.frames.frameIdOf(parent.session, await parent.contextId(), element, deadlineAt);
+/** The expression that remembers, in a world, the frame id its iframe `element` shows (`__stationFrameIds`, read back by the in-page scripts). */
+const rememberFrameId = (element: string, frameId: string) => `((globalThis.__stationFrameIds ??= new WeakMap()).set(${element}, ${JSON.stringify(frameId)}), true)`;
+
+/**
+ * The frame world behind the iframe `element` evaluates to in `parent`;
+ * undefined when it shows no frame (yet). A frame id the world remembers
+ * for the element (`known`) is used at once; otherwise (or if that frame is
+ * gone) it is read from the element (two round trips), and remembered in
+ * the parent world alongside the next call, at no extra round trip.
+ */
+export async function enter(page: CdpPage, parent: WorldHandle, element: string, deadlineAt: number, known?: string): Promise<WorldHandle | undefined> {
+  if (known !== undefined) {
+    const world = await page.frames.world(known, parent.session, deadlineAt, false).catch(() => undefined);
+    if (world) return frameWorld(page, world, page.frames.numberOf(known));
+  }
+  const contextId = await parent.contextId();
+  const frameId = await page.frames.frameIdOf(parent.session, contextId, element, deadlineAt);
   if (frameId === undefined) return undefined;
+  parent.session
+    .send("Runtime.evaluate", { expression: rememberFrameId(element, frameId), contextId, returnByValue: true }, { timeoutMs: Math.max(1, deadlineAt - Date.now()) })
+    .catch(() => undefined);
   const world = await page.frames.world(frameId, parent.session, deadlineAt);
   return frameWorld(page, world, page.frames.numberOf(frameId));
 }
@@ -197,7 +219,7 @@ export async function prepareAcrossChain(request: AcrossRequest, chain: string[]
       while (answer.status === "crossOrigin") {
         // Its index is of the whole chain (a frame's answers are moved by what the worlds above took).
         const index = answer.index;
-        const next = await enter(page, world, chainFrameElement, context.deadlineAt);
+        const next = await enter(page, world, chainFrameElement, context.deadlineAt, answer.frameId);
         if (!next) break;
         hops.push({ parent: world, element: chainFrameElement });
         world = next;

@@ -36,7 +36,7 @@ export type FrameAnswer =
   | ScriptAnswer
   | { status: "frameAmbiguous"; index: number; count: number }
   /** The chain's iframe at `index` shows another origin's document: kept as `__stationCrossFrame` for the engine to go on in the frame's own world (cross-frames.ts). */
-  | { status: "crossOrigin"; index: number; title: string }
+  | { status: "crossOrigin"; index: number; title: string; frameId?: string }
   | { status: "badFrameSelector"; index: number; reason: string };
 
 /** Runs in the top document (isolated world). Self-contained. `source` is `(timeoutMs) => Promise<ScriptAnswer>`, compiled in the innermost frame. */
@@ -98,7 +98,8 @@ export async function enterFrames(entry: FrameEntry, source: string): Promise<Fr
       const inner = documentOf(frame as HTMLIFrameElement);
       if (inner === "cross") {
         top["__stationCrossFrame"] = frame;
-        return { status: "crossOrigin", index, title: document.title };
+        const frameId = (top["__stationFrameIds"] as WeakMap<Element, string> | undefined)?.get(frame);
+        return { status: "crossOrigin", index, title: document.title, ...(frameId ? { frameId } : {}) };
       }
       if (!inner) return undefined;
       frames.push(frame as HTMLIFrameElement);

@@ -197,6 +197,8 @@ interface WalkOptions {
 /** A cross-origin frame the walk could not read: its chain and offset; its iframe element is kept as `__stationInspectFrames[index]` for the engine to walk in the frame's own world. */
 export interface CrossInspectFrame {
   index: number;
+  /** The frame id the world remembers for the iframe (the CDP engine's `__stationFrameIds`), if any. */
+  frameId?: string;
   chain: string[];
   offsetX: number;
   offsetY: number;
@@ -250,7 +252,8 @@ function walkFrames(
       const box = frameElement.getBoundingClientRect();
       if (other) {
         // Another origin's document (in this process or out of it): walked in its own world by the engine.
-        cross.push({ index: kept.length, chain: childChain, offsetX: offsetX + box.x, offsetY: offsetY + box.y });
+        const frameId = ((globalThis as unknown as Record<string, unknown>)["__stationFrameIds"] as WeakMap<Element, string> | undefined)?.get(frameElement);
+        cross.push({ index: kept.length, chain: childChain, offsetX: offsetX + box.x, offsetY: offsetY + box.y, ...(frameId ? { frameId } : {}) });
         kept.push(frameElement);
         continue;
       }

@@ -113,19 +113,22 @@ describe("round trips of the CDP engine's commands (counting relay, real Chromiu
         const firstSnapshot = await count({ op: "accessibility" });
         expect((firstSnapshot.result as { snapshot: string }).snapshot, where).toContain("Frame password");
         const fillInFrame = await count({ op: "fill", target: { by: "selector", selector: "#fpw", frame: ["#login"] }, value: "abc" });
+        const inspect = await count({ op: "inspect" });
+        expect((inspect.result as { elements: Array<{ id?: string; frame?: string[] }> }).elements.find((element) => element.id === "fpw")?.frame, where).toEqual(["iframe#login"]);
         const snapshot = await count({ op: "accessibility" });
         const { snapshot: text } = await browser.adapter.execute(handle, { op: "accessibility" });
         const clickByFrameRef = await count({ op: "click", target: { by: "ref", ref: refOf(text, /textbox "Frame password"/) } });
-        console.log(`${where}\n${Object.entries({ firstSnapshot, fillInFrame, snapshot, clickByFrameRef }).map(([op, { trips, methods }]) => `${op}: ${trips} (${methods.join(", ")})`).join("\n")}`);
+        console.log(`${where}\n${Object.entries({ firstSnapshot, fillInFrame, inspect, snapshot, clickByFrameRef }).map(([op, { trips, methods }]) => `${op}: ${trips} (${methods.join(", ")})`).join("\n")}`);
         // What the actions did, so the counts are of actions that ran.
         expect(text, where).toContain("frame got abc");
         expect(text, where).toMatch(/textbox "Frame password" .*\[f\d+e\d+\]/);
         figures[`${where} first snapshot`] = firstSnapshot.trips;
         figures[`${where} fill`] = fillInFrame.trips;
+        figures[`${where} inspect`] = inspect.trips;
         figures[`${where} snapshot`] = snapshot.trips;
         figures[`${where} click by ref`] = clickByFrameRef.trips;
       }
-      // The top world's call, then the frame's own world: a fill 3 (with its input), a snapshot 2; the first snapshot
+      // The top world's call, then the frame's own world: a fill 3 (with its input), a snapshot 2, an inspect 2; the first snapshot
       // also reads the iframe's handle and frame id (and makes the frame's world if it was not announced): 4 or 5.
       // A click by frame ref goes to the frame's world at once, then places its point through the iframe, then clicks: 3.
       for (const where of ["outOfProcess", "inProcess"]) {
@@ -133,6 +136,7 @@ describe("round trips of the CDP engine's commands (counting relay, real Chromiu
         expect(figures[`${where} first snapshot`], where).toBeLessThanOrEqual(5);
         expect(figures[`${where} fill`], where).toBe(3);
         expect(figures[`${where} snapshot`], where).toBe(2);
+        expect(figures[`${where} inspect`], where).toBe(2);
         expect(figures[`${where} click by ref`], where).toBe(3);
       }
     } finally {

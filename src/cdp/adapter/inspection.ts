@@ -15,7 +15,7 @@ import { limits } from "../../protocol/limits.js";
 import { truncateUtf8 } from "../../protocol/utf8.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import type { CdpHandlers } from "./context.js";
-import { frameWorld, topWorld, type WorldHandle } from "./cross-frames.js";
+import { enter, topWorld, type WorldHandle } from "./cross-frames.js";
 
 /** What one world's walk answers. */
 interface Walked {
@@ -44,11 +44,9 @@ export const inspectionHandlers: CdpHandlers<"inspect" | "content" | "diagnostic
           found.truncated = true;
           return;
         }
-        const frameId = await page.frames.frameIdOf(world.session, await world.contextId(), `(globalThis.__stationInspectFrames?.[${cross.index}] ?? null)`, context.deadlineAt).catch(() => undefined);
-        if (frameId === undefined) continue;
-        const inner = await page.frames.world(frameId, world.session, context.deadlineAt).catch(() => undefined);
+        const inner = await enter(page, world, `(globalThis.__stationInspectFrames?.[${cross.index}] ?? null)`, context.deadlineAt, cross.frameId).catch(() => undefined);
         // A frame gone meanwhile is left out, as the Playwright engine leaves out a frame it cannot read.
-        if (inner) await walk(frameWorld(page, inner, page.frames.numberOf(frameId)), cross).catch(() => undefined);
+        if (inner) await walk(inner, cross).catch(() => undefined);
       }
     };
     await walk(topWorld(page));

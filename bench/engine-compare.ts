@@ -66,7 +66,7 @@ export function summarizeEngines(pages: readonly ComparedPage[]): Array<[string,
       "  differing, without frames",
       `${differ(measured.filter((page) => page.cdp.frames === 0))} of ${measured.length - withFrames.length}`,
     ],
-    ["  differing, with frames", `${differ(withFrames)} of ${withFrames.length} (the CDP engine enters same-origin iframes only)`],
+    ["  differing, with frames", `${differ(withFrames)} of ${withFrames.length}`],
     ["bytes total   pw engine / CDP", `${total((page) => page.engineBytes)} / ${total((page) => page.cdp.bytes)}`],
     [
       "coverage CDP (same text)",

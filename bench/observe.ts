@@ -25,8 +25,9 @@
  * first differing line. Its pages load without the Playwright side's routing:
  * the corpus server answers 404 to every other request on 127.0.0.1, and no
  * other host resolves (`--host-resolver-rules`), so those requests fail at
- * once as the Playwright side's 404s do. Frames are not read by the CDP
- * engine yet, so pages with iframes are counted apart.
+ * once as the Playwright side's 404s do. Pages with iframes are counted
+ * apart (the CDP engine enters every iframe, cross-origin ones in their own
+ * worlds).
  *
  * Pages: the corpus when present; else (or with `--builtin`) a small
  * generated set, the login pages of bench/builtin-login-pages.ts and the

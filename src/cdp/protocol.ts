@@ -73,7 +73,12 @@ export interface CdpCommands {
   };
   "Browser.cancelDownload": { params: { guid: string; browserContextId?: string }; result: Empty };
   "DOM.setFileInputFiles": { params: { files: string[]; nodeId?: number; backendNodeId?: number; objectId?: string }; result: Empty };
+  "DOM.describeNode": { params: { objectId?: string; backendNodeId?: number }; result: { node: { nodeName: string; frameId?: string } } };
   "Runtime.releaseObjectGroup": { params: { objectGroup: string }; result: Empty };
+  "Runtime.callFunctionOn": {
+    params: { functionDeclaration: string; objectId?: string; executionContextId?: number; arguments?: Array<{ value?: unknown; objectId?: string }>; returnByValue?: boolean; awaitPromise?: boolean; objectGroup?: string };
+    result: { result: RemoteObject; exceptionDetails?: ExceptionDetails };
+  };
   "Target.getTargets": { params: Empty; result: { targetInfos: TargetInfo[] } };
   "Target.createTarget": {
     params: { url: string; browserContextId?: string; newWindow?: boolean; background?: boolean };

@@ -188,6 +188,20 @@ interface WalkOptions {
   maxElements: number;
   maxTextLength: number;
   frameChainMax: number;
+  /** Where this document is: its iframe chain from the main document and its offset in the main viewport (a cross-origin frame's own walk). */
+  chain?: string[];
+  offsetX?: number;
+  offsetY?: number;
+}
+
+/** A cross-origin frame the walk could not read: its chain and offset; its iframe element is kept as `__stationInspectFrames[index]` for the engine to walk in the frame's own world. */
+export interface CrossInspectFrame {
+  index: number;
+  /** The frame id the world remembers for the iframe (the CDP engine's `__stationFrameIds`), if any. */
+  frameId?: string;
+  chain: string[];
+  offsetX: number;
+  offsetY: number;
 }
 
 /**
@@ -195,15 +209,17 @@ interface WalkOptions {
  * over each frame whose document it can reach (same process: its
  * `contentDocument`), depth first in document order, with the frame's iframe
  * chain and its offset in the main viewport. A frame not rendered, or deeper
- * than the chain limit, is left out; so is one in another process (a
- * cross-site frame), which this walk cannot reach.
+ * than the chain limit, is left out; one of another origin, which this walk
+ * cannot read, is answered (`cross`) for the engine to walk in its own world.
  */
 function walkFrames(
   collect: typeof collectElements,
   selectorOf: typeof iframeSelector,
   options: WalkOptions,
-): { frames: InspectedFrame[]; stopped: boolean } {
+): { frames: InspectedFrame[]; stopped: boolean; cross: CrossInspectFrame[] } {
   const frames: InspectedFrame[] = [];
+  const cross: CrossInspectFrame[] = [];
+  const kept: Element[] = [];
   let remaining = options.maxElements;
   let stopped = false;
   const frameElementsOf = (root: Document | ShadowRoot, found: HTMLIFrameElement[] = []) => {
@@ -223,21 +239,31 @@ function walkFrames(
     remaining -= collected.elements.length;
     for (const frameElement of frameElementsOf(root)) {
       let child: Document | null = null;
+      let other = false;
       try {
         child = frameElement.contentDocument;
+        other = !child && !!frameElement.contentWindow;
       } catch {
-        // Another origin's document, out of reach.
+        other = true;
       }
-      if (!child || frameElement.getClientRects().length === 0) continue;
+      if ((!child && !other) || frameElement.getClientRects().length === 0) continue;
       const childChain = [...chain, selectorOf(frameElement)];
       if (childChain.length > options.frameChainMax) continue;
       const box = frameElement.getBoundingClientRect();
-      if (!visit(child, childChain, offsetX + box.x, offsetY + box.y)) return false;
+      if (other) {
+        // Another origin's document (in this process or out of it): walked in its own world by the engine.
+        const frameId = ((globalThis as unknown as Record<string, unknown>)["__stationFrameIds"] as WeakMap<Element, string> | undefined)?.get(frameElement);
+        cross.push({ index: kept.length, chain: childChain, offsetX: offsetX + box.x, offsetY: offsetY + box.y, ...(frameId ? { frameId } : {}) });
+        kept.push(frameElement);
+        continue;
+      }
+      if (!visit(child!, childChain, offsetX + box.x, offsetY + box.y)) return false;
     }
     return true;
   };
-  visit(document, [], 0, 0);
-  return { frames, stopped };
+  visit(document, options.chain ?? [], options.offsetX ?? 0, options.offsetY ?? 0);
+  (globalThis as unknown as Record<string, unknown>)["__stationInspectFrames"] = kept;
+  return { frames, stopped, cross };
 }
 
 /**
@@ -245,7 +271,7 @@ function walkFrames(
  * main document and of the frames it reaches. Bound as `callInPage` binds a
  * function, so a `__name` a transpiler put into the sources passes through.
  */
-export function inspectFramesExpression(maxElements: number, maxTextLength: number): string {
-  const options: WalkOptions = { maxElements, maxTextLength, frameChainMax: limits.frameChain };
+export function inspectFramesExpression(maxElements: number, maxTextLength: number, at?: Pick<CrossInspectFrame, "chain" | "offsetX" | "offsetY">): string {
+  const options: WalkOptions = { maxElements, maxTextLength, frameChainMax: limits.frameChain, ...(at ? { chain: at.chain, offsetX: at.offsetX, offsetY: at.offsetY } : {}) };
   return `((__name) => (${walkFrames.toString()})(${collectElements.toString()}, ${iframeSelector.toString()}, ${JSON.stringify(options)}))((target) => target)`;
 }

@@ -11,8 +11,8 @@ import { withRefNumbersHidden } from "../helpers/snapshot-refs.js";
  * engine: the same fixture pages, in the same state, give byte-identical
  * snapshots in every option, once ref numbers are hidden (each engine numbers
  * its own session). targets.html has nested same-origin iframes (their
- * content and frame-qualified refs); cross-origin iframes are left out: the
- * CDP engine does not enter them yet.
+ * content and frame-qualified refs); hostile-top.html is shown with a
+ * cross-site (out-of-process) iframe.
  */
 const playwright = useBrowser();
 const cdp = useCdpBrowser();
@@ -44,6 +44,23 @@ describe("agent and full forms: the CDP engine's snapshot is Playwright's (real 
       const [expected, actual] = await both(async (adapter, handle) => withRefNumbersHidden((await adapter.execute(handle, { op: "accessibility", ...option })).snapshot), handles);
       expect(actual, `${path} ${JSON.stringify(option)}`).toBe(expected);
       expect(actual.length).toBeGreaterThan(0);
+    }
+    await playwright.adapter.close(handles[0]);
+    await cdp.adapter.close(handles[1]);
+  });
+
+  it("gives the same snapshot of a page with a cross-site (out-of-process) iframe, a password filled in it, in every option", async () => {
+    const handles: [BrowserHandle, BrowserHandle] = [await playwright.open(), await cdp.open()];
+    await both(async (adapter, handle) => {
+      const frame = serverOf(adapter).url("/frame-password.html").replace("127.0.0.1", "localhost");
+      await adapter.execute(handle, { op: "navigate", url: serverOf(adapter).url(`/hostile-top.html?frame=${encodeURIComponent(frame)}`) });
+      await adapter.execute(handle, { op: "fill", target: { by: "selector", selector: "#fpw", frame: ["#login"] }, value: "frame-secret" });
+      return "";
+    }, handles);
+    for (const option of options) {
+      const [expected, actual] = await both(async (adapter, handle) => withRefNumbersHidden((await adapter.execute(handle, { op: "accessibility", ...option })).snapshot), handles);
+      expect(actual, JSON.stringify(option)).toBe(expected);
+      if (!option.depth && !option.maxBytes) expect(actual).toMatch(/textbox "Frame password".*\(hidden\)/);
     }
     await playwright.adapter.close(handles[0]);
     await cdp.adapter.close(handles[1]);

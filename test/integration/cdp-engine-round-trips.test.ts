@@ -3,6 +3,7 @@ import type { BrowserHandle } from "../../src/protocol/adapter.js";
 import type { BrowserCommandInput } from "../../src/protocol/commands.js";
 import { serialRoundTrips, startRelay, type Frame, type Relay } from "../helpers/cdp-relay.js";
 import { useCdpBrowser } from "../helpers/cdp-engine.js";
+import { startFixtureServer } from "../helpers/fixture-server.js";
 import { refOf } from "../helpers/snapshot-refs.js";
 
 /**
@@ -96,6 +97,51 @@ describe("round trips of the CDP engine's commands (counting relay, real Chromiu
     expect(snapshot.trips).toBe(1);
     expect(snapshot.methods).toEqual(["Runtime.evaluate"]);
     expect(clickByFrameRef.trips).toBe(2);
+  });
+
+  it("counts a fill and a click in a cross-origin iframe (out of process, and in process) and a snapshot of a page with one", async () => {
+    const other = await startFixtureServer();
+    try {
+      const figures: Record<string, number> = {};
+      for (const [where, frame] of [
+        ["outOfProcess", browser.server.url("/frame-password.html").replace("127.0.0.1", "localhost")],
+        ["inProcess", other.url("/frame-password.html")],
+      ] as const) {
+        // The page's load waits for its iframe's.
+        await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(frame)}`) });
+        // The first time the engine meets the iframe it reads its frame id (then remembered in the page's world).
+        const firstSnapshot = await count({ op: "accessibility" });
+        expect((firstSnapshot.result as { snapshot: string }).snapshot, where).toContain("Frame password");
+        const fillInFrame = await count({ op: "fill", target: { by: "selector", selector: "#fpw", frame: ["#login"] }, value: "abc" });
+        const inspect = await count({ op: "inspect" });
+        expect((inspect.result as { elements: Array<{ id?: string; frame?: string[] }> }).elements.find((element) => element.id === "fpw")?.frame, where).toEqual(["iframe#login"]);
+        const snapshot = await count({ op: "accessibility" });
+        const { snapshot: text } = await browser.adapter.execute(handle, { op: "accessibility" });
+        const clickByFrameRef = await count({ op: "click", target: { by: "ref", ref: refOf(text, /textbox "Frame password"/) } });
+        console.log(`${where}\n${Object.entries({ firstSnapshot, fillInFrame, inspect, snapshot, clickByFrameRef }).map(([op, { trips, methods }]) => `${op}: ${trips} (${methods.join(", ")})`).join("\n")}`);
+        // What the actions did, so the counts are of actions that ran.
+        expect(text, where).toContain("frame got abc");
+        expect(text, where).toMatch(/textbox "Frame password" .*\[f\d+e\d+\]/);
+        figures[`${where} first snapshot`] = firstSnapshot.trips;
+        figures[`${where} fill`] = fillInFrame.trips;
+        figures[`${where} inspect`] = inspect.trips;
+        figures[`${where} snapshot`] = snapshot.trips;
+        figures[`${where} click by ref`] = clickByFrameRef.trips;
+      }
+      // The top world's call, then the frame's own world: a fill 3 (with its input), a snapshot 2, an inspect 2; the first snapshot
+      // also reads the iframe's handle and frame id (and makes the frame's world if it was not announced): 4 or 5.
+      // A click by frame ref goes to the frame's world at once, then places its point through the iframe, then clicks: 3.
+      for (const where of ["outOfProcess", "inProcess"]) {
+        expect(figures[`${where} first snapshot`], where).toBeGreaterThanOrEqual(4);
+        expect(figures[`${where} first snapshot`], where).toBeLessThanOrEqual(5);
+        expect(figures[`${where} fill`], where).toBe(3);
+        expect(figures[`${where} snapshot`], where).toBe(2);
+        expect(figures[`${where} inspect`], where).toBe(2);
+        expect(figures[`${where} click by ref`], where).toBe(3);
+      }
+    } finally {
+      await other.close();
+    }
   });
 
   it("lists pages in 1 serial round trip, arms a dialog policy in none, and counts the pages commands and a click that opens a window", async () => {

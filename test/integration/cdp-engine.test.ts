@@ -7,8 +7,9 @@ import { imageSize } from "../../src/protocol/image-size.js";
 import { limits } from "../../src/protocol/limits.js";
 import { commandOps, type BrowserCommandInput } from "../../src/protocol/commands.js";
 import { createLocalCdpProvider } from "../../src/providers/local/cdp-chromium.js";
-import { NotFoundError, NotImplementedError, OutcomeUnknownError, isNotImplementedError } from "../../src/errors.js";
+import { NotFoundError, NotImplementedError, OutcomeUnknownError, StaleRefError, ValidationError, isNotImplementedError } from "../../src/errors.js";
 import { useCdpBrowser } from "../helpers/cdp-engine.js";
+import { refOf } from "../helpers/snapshot-refs.js";
 
 /**
  * The CDP engine's first slice (src/cdp/adapter) against a real local
@@ -74,16 +75,13 @@ describe("CDP engine: sessions", () => {
       expect(isNotImplementedError(error)).toBe(true);
       expect((error as Error).message).toMatch(new RegExp(`^${command.op}: not implemented by the CDP engine`));
     }
-    // A cross-origin iframe (here out of process, on another site) is not entered: refused, its field untouched, its node a leaf.
+    // A drag with an end in a cross-origin iframe (here out of process, on another site) is refused before any input: its watch is asked in the top world.
     const crossSite = browser.server.url("/frame-password.html").replace("127.0.0.1", "localhost");
     await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(crossSite)}`) });
     await browser.adapter.execute(handle, { op: "waitFor", text: "Hostile" });
-    const crossOrigin = await browser.adapter.execute(handle, { op: "fill", target: { by: "selector", selector: "#fpw", frame: ["#login"] }, value: "nope" }).catch((caught: unknown) => caught);
-    expect(crossOrigin).toBeInstanceOf(NotImplementedError);
-    expect((crossOrigin as Error).message).toMatch(/^fill: command\.target\.frame\[0\] \(#login\) is a cross-origin iframe/);
-    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility", mode: "full" });
-    expect(snapshot).toMatch(/- iframe \[ref=e\d+\]$/m);
-    expect(snapshot).not.toMatch(/Frame password/);
+    const drag = await browser.adapter.execute(handle, { op: "drag", from: { by: "selector", selector: "#fpw", frame: ["#login"] }, to: { by: "selector", selector: "body" } }).catch((caught: unknown) => caught);
+    expect(drag).toBeInstanceOf(NotImplementedError);
+    expect((drag as Error).message).toBe("drag: a target inside a cross-origin iframe is not implemented by the CDP engine yet");
     await browser.adapter.close(handle);
   });
 });
@@ -112,6 +110,46 @@ describe("CDP engine: a provider without a downloads API", () => {
     } finally {
       await adapter.shutdown();
     }
+  });
+});
+
+describe("CDP engine: cross-origin iframes going away (real Chromium)", () => {
+  it("answers a ref of a removed cross-site frame (or of one nested in it) as stale, and a chain into it as not found, with nothing clicked", async () => {
+    const handle = await browser.open();
+    const inner = browser.server.url("/frame-password.html");
+    const middle = browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(inner)}`).replace("127.0.0.1", "localhost");
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(middle)}`) });
+    await browser.adapter.execute(handle, { op: "waitFor", target: { by: "selector", selector: "#fpw", frame: ["#login", "#login"] } });
+    const { snapshot } = await browser.adapter.execute(handle, { op: "accessibility" });
+    const refs = [refOf(snapshot, /textbox "Frame password"/), refOf(snapshot, /textbox "Decoy" .*\[f\d+e\d+\]/)];
+    await browser.adapter.execute(handle, { op: "evaluate", expression: `document.addEventListener("mousedown", () => { document.title = "clicked"; }), document.getElementById("login").remove(), true` });
+    for (const ref of refs) {
+      const stale = await browser.adapter.execute(handle, { op: "click", target: { by: "ref", ref } }).catch((caught: unknown) => caught);
+      expect(stale).toBeInstanceOf(StaleRefError);
+    }
+    const missing = await browser.adapter.execute(handle, { op: "click", target: { by: "selector", selector: "#fpw", frame: ["#login", "#login"] }, timeoutMs: 300 }).catch((caught: unknown) => caught);
+    expect(missing).toBeInstanceOf(NotFoundError);
+    expect((await browser.adapter.execute(handle, { op: "evaluate", expression: "document.title" })).value).toBe("Hostile");
+    await browser.adapter.close(handle);
+  });
+});
+
+describe("CDP engine: cross-origin iframes three deep (real Chromium)", () => {
+  it("fills through three cross-site iframes by frame chain, and names the chain's entry a frame error is about", async () => {
+    const handle = await browser.open();
+    const other = (url: string) => url.replace("127.0.0.1", "localhost");
+    const embed = (url: string) => `/hostile-top.html?frame=${encodeURIComponent(url)}`;
+    const third = other(browser.server.url("/frame-password.html"));
+    const second = browser.server.url(embed(third));
+    const first = other(browser.server.url(embed(second)));
+    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url(embed(first)) });
+    const chain = ["#login", "#login", "#login"];
+    expect(await browser.adapter.execute(handle, { op: "fill", target: { by: "selector", selector: "#fpw", frame: chain }, value: "three-deep" })).toMatchObject({ ok: true, title: "Hostile" });
+    expect((await browser.adapter.execute(handle, { op: "accessibility" })).snapshot).toContain("frame got three-deep");
+    const bad = await browser.adapter.execute(handle, { op: "click", target: { by: "selector", selector: "#fpw", frame: ["#login", "#login", "[["] } }).catch((caught: unknown) => caught);
+    expect(bad).toBeInstanceOf(ValidationError);
+    expect((bad as ValidationError).field).toBe("command.target.frame[2]");
+    await browser.adapter.close(handle);
   });
 });
 

@@ -6,7 +6,7 @@ import { limits } from "../../src/protocol/limits.js";
 import { useBrowser } from "../helpers/browser.js";
 import { useCdpBrowser } from "../helpers/cdp-engine.js";
 import { FakeClock } from "../helpers/fake-clock.js";
-import type { FixtureServer } from "../helpers/fixture-server.js";
+import { startFixtureServer, type FixtureServer } from "../helpers/fixture-server.js";
 import { refOf } from "../helpers/snapshot-refs.js";
 import { listenedTo } from "../helpers/signal-watch.js";
 
@@ -922,11 +922,140 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
     });
   });
 
+  describe("cross-origin iframes: out of process (another site) and in process (same site, another port)", () => {
+    let other: FixtureServer;
+    beforeAll(async () => {
+      other = await startFixtureServer();
+    });
+    afterAll(async () => {
+      await other.close();
+    });
+    const frames = () => [
+      ["out of process", browser.server.url("/frame-password.html").replace("127.0.0.1", "localhost")],
+      ["in process", other.url("/frame-password.html")],
+    ] as const;
+
+    it("fills by frame chain and never shows the frame's password value in either accessibility form", async () => {
+      for (const [where, frame] of frames()) {
+        const handle = await browser.open();
+        await run(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?mode=fake&frame=${encodeURIComponent(frame)}`) });
+        await run(handle, { op: "fill", selector: "#pw", value: "  spaced   out  secret " });
+        const filled = await run(handle, { op: "fill", target: { by: "selector", selector: "#fpw", frame: ["#login"] }, value: "frame-secret-1" });
+        expect(filled, where).toMatchObject({ ok: true, title: "Hostile", navigated: false, sensitive: true });
+        await run(handle, { op: "fill", selector: "#decoy", value: "plain-words" });
+        for (const mode of ["agent", "full"] as const) {
+          const { snapshot } = await run(handle, { op: "accessibility", mode });
+          // The careless pages echo what they got into their own text (the frame's too: it is in the snapshot); the fields themselves show nothing.
+          expect(snapshot, where).toContain("frame got frame-secret-1");
+          const fields = snapshot.split("\n").filter((line) => line.includes("textbox"));
+          expect(fields, where).toHaveLength(3);
+          expect(fields.filter((line) => line.includes("(hidden)")), where).toHaveLength(2);
+          expect(fields.filter((line) => line.includes("plain-words")), where).toHaveLength(1);
+          expect(fields.join("\n"), where).not.toMatch(/spaced|frame-secret-1/);
+        }
+        await browser.adapter.close(handle);
+      }
+    });
+
+    it("clicks and fills by frame ref, with keys going to the frame's focused field; the ref goes stale when the frame navigates", async () => {
+      for (const [where, frame] of frames()) {
+        const handle = await browser.open();
+        await run(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(frame)}`) });
+        await run(handle, { op: "waitFor", target: { by: "selector", selector: "#fpw", frame: ["#login"] } });
+        const { snapshot } = await run(handle, { op: "accessibility" });
+        const ref = refOf(snapshot, /textbox "Frame password"/);
+        expect(ref, where).toMatch(/^f\d+e\d+$/);
+        await run(handle, { op: "fill", target: { by: "ref", ref }, value: "by-ref" });
+        // Focus back in the top page; a click on the frame's field by ref moves it there, so the key reaches it.
+        await run(handle, { op: "focus", selector: "#decoy" });
+        expect(await run(handle, { op: "click", target: { by: "ref", ref } }), where).toMatchObject({ ok: true, title: "Hostile", navigated: false });
+        await run(handle, { op: "press", key: "x" });
+        expect((await run(handle, { op: "accessibility" })).snapshot, where).toContain("frame got by-refx");
+        // The frame navigates: the refs of its old document are stale.
+        await run(handle, { op: "evaluate", expression: `document.getElementById("login").src = ${JSON.stringify(frame.replace("/frame-password.html", "/index.html"))}, true` });
+        await run(handle, { op: "waitFor", target: { by: "text", value: "Fixture home", frame: ["#login"] } });
+        const stale = await run(handle, { op: "click", target: { by: "ref", ref } }).catch((caught: unknown) => caught);
+        expect(stale, where).toBeInstanceOf(StaleRefError);
+        await browser.adapter.close(handle);
+      }
+    });
+
+    it("goes through two cross-site iframes, one inside the other: fills by chain, snapshots and clicks by frame ref", async () => {
+      const handle = await browser.open();
+      const inner = browser.server.url("/frame-password.html");
+      const middle = browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(inner)}`).replace("127.0.0.1", "localhost");
+      await run(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(middle)}`) });
+      const chain = ["#login", "#login"];
+      expect(await run(handle, { op: "fill", target: { by: "label", value: "Frame password", frame: chain }, value: "deep-secret" })).toMatchObject({ ok: true, title: "Hostile", sensitive: true });
+      const { snapshot } = await run(handle, { op: "accessibility" });
+      expect(snapshot).toContain("frame got deep-secret");
+      expect(snapshot).not.toMatch(/value="deep-secret"/);
+      // The middle frame's own fields are there too, under the outer iframe, the inner frame's under the middle one's.
+      expect(snapshot.split("\n").filter((line) => line.includes('textbox "Password"'))).toHaveLength(2);
+      const ref = refOf(snapshot, /textbox "Frame password"/);
+      await run(handle, { op: "focus", selector: "#decoy" });
+      await run(handle, { op: "click", target: { by: "ref", ref } });
+      await run(handle, { op: "press", key: "y" });
+      expect((await run(handle, { op: "accessibility" })).snapshot).toContain("frame got deep-secrety");
+      await browser.adapter.close(handle);
+    });
+
+    it("types, checks, selects, hovers, uploads and presses inside a cross-origin frame", async () => {
+      for (const [where, frame] of frames()) {
+        const handle = await browser.open();
+        const form = frame.replace("/frame-password.html", "/form.html");
+        await run(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(form)}`) });
+        const inFrame = (selector: string) => ({ by: "selector" as const, selector, frame: ["#login"] });
+        expect(await run(handle, { op: "type", target: inFrame("#user"), text: "ada" }), where).toMatchObject({ ok: true, title: "Hostile" });
+        expect(await run(handle, { op: "check", target: inFrame("#remember") }), where).toMatchObject({ ok: true, title: "Hostile" });
+        expect(await run(handle, { op: "select", target: inFrame("#colour"), value: "Blue" }), where).toMatchObject({ selected: ["b"] });
+        expect(await run(handle, { op: "hover", target: { by: "text", value: "Hover me", frame: ["#login"] } }), where).toMatchObject({ ok: true, title: "Hostile" });
+        await run(handle, { op: "upload", target: inFrame("#avatar"), files: [{ name: "a.txt", base64: "YQ==" }] });
+        expect(await run(handle, { op: "press", target: inFrame("#user"), key: "Enter" }), where).toMatchObject({ ok: true, title: "Hostile", navigated: false });
+        const { snapshot } = await run(handle, { op: "accessibility" });
+        expect(snapshot, where).toContain("submitted:ada");
+        // The key presses reached the frame's field one by one.
+        expect(snapshot, where).toContain("a,d,a,Enter,");
+        expect(snapshot, where).toMatch(/checkbox "Remember me" \[checked\]/);
+        await browser.adapter.close(handle);
+      }
+    });
+
+    it("answers a cross-origin frame's dialogs as the page's: an unexpected one dismissed, an armed one accepted, each in the action's result", async () => {
+      for (const [where, frame] of frames()) {
+        const handle = await browser.open();
+        const form = frame.replace("/frame-password.html", "/form.html");
+        await run(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(form)}`) });
+        const confirm = { by: "selector" as const, selector: "#confirm-button", frame: ["#login"] };
+        const unexpected = await run(handle, { op: "click", target: confirm });
+        expect(unexpected.dialog, where).toEqual({ type: "confirm", message: "Proceed?", handled: "dismissed", unexpected: true });
+        await run(handle, { op: "dialog", action: "accept" });
+        const armed = await run(handle, { op: "click", target: confirm });
+        expect(armed.dialog, where).toMatchObject({ type: "confirm", handled: "accepted", unexpected: false });
+        expect((await run(handle, { op: "accessibility" })).snapshot, where).toContain("confirm:true");
+        await browser.adapter.close(handle);
+      }
+    });
+
+    it("inspects the elements of a cross-origin iframe with its frame chain and main-viewport boxes, never its password value", async () => {
+      for (const [where, frame] of frames()) {
+        const handle = await browser.open();
+        await run(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(frame)}`) });
+        await run(handle, { op: "fill", target: { by: "selector", selector: "#fpw", frame: ["#login"] }, value: "frame-secret-2" });
+        const result = await run(handle, { op: "inspect", maxElements: 500 });
+        const password = result.elements.find((element) => element.id === "fpw");
+        expect(password, where).toMatchObject({ tag: "input", type: "password", frame: ["iframe#login"] });
+        expect(password, where).not.toHaveProperty("value");
+        expect(JSON.stringify(result), where).not.toContain("frame-secret-2");
+        const decoy = result.elements.find((element) => element.id === "decoy");
+        expect(password!.box.y, where).toBeGreaterThan(decoy!.box.y);
+        await browser.adapter.close(handle);
+      }
+    });
+  });
+
   // Behaviour of the Playwright engine the CDP engine does not have yet (it refuses each with NotImplementedError).
-  const notYetOnCdp: Array<[string, string]> = [
-    ["cross-origin iframes in targets and snapshots (observation.test.ts: a password field in a cross-site iframe)", "the CDP engine enters same-origin iframes only: a target in a cross-origin one is refused, and its snapshot node stays a leaf"],
-    ["inspect of cross-site (out-of-process) iframes (observation.test.ts)", "the CDP engine reaches the frames of the page's own process only"],
-  ];
+  const notYetOnCdp: Array<[string, string]> = [];
   for (const [behaviour, why] of notYetOnCdp) {
     it.skipIf(_name === "CDP engine")(`${behaviour}${_name === "CDP engine" ? ` — skipped: ${why}` : " — covered by the Playwright engine's own tests"}`, () => {
       expect(_name).toBe("Playwright engine");

@@ -17,14 +17,18 @@ import type { AriaSnapshotAnswer, AriaSnapshotRequest } from "./aria-script.js";
  * per frame document), and puts each frame's nodes in its iframe's node, as
  * Playwright merges child frames' snapshots. The depth left to a frame's
  * snapshot is Playwright's: the depth less the iframe's, less one. A
- * cross-origin iframe, or one whose snapshot fails, stays a leaf. The iframe
- * chain of each prefix is kept for the target script (`__stationAriaFrames`).
+ * iframe whose snapshot fails stays a leaf; a cross-origin one is answered
+ * (`cross`), its element kept as `__stationCrossFrames`, for the engine to
+ * snapshot in its own world (cross-frames.ts). The iframe chain of each
+ * prefix is kept for the target script (`__stationAriaFrames`).
  */
 export function snapshotFrames(take: (request: AriaSnapshotRequest) => AriaSnapshotAnswer, source: string, request: AriaSnapshotRequest): AriaSnapshotAnswer {
   const top = globalThis as unknown as Record<string, unknown>;
   const numbers = (top["__stationFrameNumbers"] ??= new WeakMap<Document, number>()) as WeakMap<Document, number>;
   const chains = new Map<string, Element[]>();
   const passwords: string[] = [];
+  const cross: Array<{ ref: string; depth?: number | undefined; frameId?: string }> = [];
+  const crossFrames = new Map<string, Element>();
   const inFrame = (run: typeof take, frameRequest: AriaSnapshotRequest, refs: () => Map<string, Element> | undefined, chain: Element[]): unknown[] => {
     const answer = run(frameRequest);
     passwords.push(...answer.passwords);
@@ -33,17 +37,29 @@ export function snapshotFrames(take: (request: AriaSnapshotRequest) => AriaSnaps
     for (const { ref, depth } of answer.frames ?? []) {
       const frame = shown?.get(ref) as HTMLIFrameElement | undefined;
       let inner: (Window & typeof globalThis & Record<string, unknown>) | undefined;
+      const childDepth = frameRequest.depth ? frameRequest.depth - depth - 1 : undefined;
+      let crossOrigin = false;
       try {
         const view = frame?.contentWindow as (Window & typeof globalThis & Record<string, unknown>) | null | undefined;
-        if (view?.document?.body) inner = view;
+        // A shown frame always has a document: none to this world is another origin's.
+        if (view && !frame!.contentDocument) crossOrigin = true;
+        else if (view?.document?.body) inner = view;
       } catch {
-        inner = undefined;
+        crossOrigin = !!frame;
+      }
+      if (crossOrigin) {
+        // The engine snapshots it in its own world, and merges it where this iframe's node is.
+        const frameId = (top["__stationFrameIds"] as WeakMap<Element, string> | undefined)?.get(frame!);
+        cross.push({ ref, depth: childDepth, ...(frameId ? { frameId } : {}) });
+        crossFrames.set(ref, frame!);
+        continue;
       }
       if (!frame || !inner) continue;
       let number = numbers.get(inner.document);
       if (number === undefined) {
-        number = ((top["__stationFrameCount"] as number | undefined) ?? 0) + 1;
-        top["__stationFrameCount"] = number;
+        const count = ((top["__stationFrameCount"] as number | undefined) ?? 0) + 1;
+        top["__stationFrameCount"] = count;
+        number = (request.frameBase ?? 0) + count;
         numbers.set(inner.document, number);
       }
       const prefix = `f${number}`;
@@ -51,7 +67,6 @@ export function snapshotFrames(take: (request: AriaSnapshotRequest) => AriaSnaps
       chains.set(prefix, path);
       const own = inner;
       try {
-        const childDepth = frameRequest.depth ? frameRequest.depth - depth - 1 : undefined;
         const childRun = own.eval(source) as typeof take;
         children.set(ref, inFrame(childRun, { ...frameRequest, depth: childDepth, refPrefix: prefix }, () => own["__stationAriaRefs"] as Map<string, Element> | undefined, path));
       } catch {
@@ -74,7 +89,8 @@ export function snapshotFrames(take: (request: AriaSnapshotRequest) => AriaSnaps
     answer.nodes.forEach(merge);
     return answer.nodes;
   };
-  const nodes = inFrame(take, { ...request, refPrefix: "" }, () => top["__stationAriaRefs"] as Map<string, Element> | undefined, []);
+  const nodes = inFrame(take, { ...request, refPrefix: request.refPrefix ?? "" }, () => top["__stationAriaRefs"] as Map<string, Element> | undefined, []);
   top["__stationAriaFrames"] = chains;
-  return { nodes, passwords };
+  top["__stationCrossFrames"] = crossFrames;
+  return { nodes, passwords, ...(cross.length ? { cross } : {}) };
 }

@@ -31,6 +31,8 @@ export interface AriaSnapshotRequest {
   depth?: number | undefined;
   /** What the refs of this frame start with: "" in the main frame, `f<n>` in an iframe (set by {@link snapshotFrames}). */
   refPrefix?: string;
+  /** What this world's frame numbers start from: 0 in the page's top world, a cross-origin frame's own base in its world (so prefixes never meet). */
+  frameBase?: number;
 }
 
 /** What it answers: the nodes (aria-json shape) and the refs of password fields that show a value. */
@@ -39,6 +41,8 @@ export interface AriaSnapshotAnswer {
   passwords: string[];
   /** The iframes the nodes show, with their depth (for the depth left to their own snapshots); dropped by {@link snapshotFrames}. */
   frames?: Array<{ ref: string; depth: number }>;
+  /** The cross-origin iframes shown (refs of this world), with the depth left to their own snapshots and the frame id the world remembers for each; their elements are kept as `__stationCrossFrames`. */
+  cross?: Array<{ ref: string; depth?: number | undefined; frameId?: string }>;
 }
 
 /** Where the isolated world keeps the refs of its latest snapshot (read by the target script). */

@@ -36,6 +36,8 @@ export interface CdpCommandContext {
   reached: boolean;
   /** Longest wait in the page for an action's own input events before its answer goes without them (ms). */
   inputSeenFallbackMs: number;
+  /** Set when the action's target is in a cross-origin frame: asks an expression in that frame's world, where the input's watch is (cross-frames.ts). */
+  inputWorld?: ((expression: string, deadlineAt: number) => Promise<unknown>) | undefined;
   /** The provider's captcha solver state for this session, where its API has one (Steel cloud); asked by `challenge` only. */
   solverStatus?: (() => Promise<SolverSignal | undefined>) | undefined;
 }

@@ -11,7 +11,8 @@
  * iframe out of its parent's view is scrolled into it first).
  *
  * Only same-origin frames can be walked so: a cross-origin iframe (in the
- * page's process or out of it) is answered as such, and refused.
+ * page's process or out of it) is answered as such, and the engine goes on
+ * in that frame's own world (cross-frames.ts).
  *
  * {@link enterFrames} must be self-contained: its source is sent to the page.
  */
@@ -34,7 +35,8 @@ export interface FrameEntry {
 export type FrameAnswer =
   | ScriptAnswer
   | { status: "frameAmbiguous"; index: number; count: number }
-  | { status: "crossOrigin"; index: number }
+  /** The chain's iframe at `index` shows another origin's document: kept as `__stationCrossFrame` for the engine to go on in the frame's own world (cross-frames.ts). */
+  | { status: "crossOrigin"; index: number; title: string; frameId?: string }
   | { status: "badFrameSelector"; index: number; reason: string };
 
 /** Runs in the top document (isolated world). Self-contained. `source` is `(timeoutMs) => Promise<ScriptAnswer>`, compiled in the innermost frame. */
@@ -94,7 +96,11 @@ export async function enterFrames(entry: FrameEntry, source: string): Promise<Fr
       const frame = found[0];
       if (!frame || (frame.localName !== "iframe" && frame.localName !== "frame")) return undefined;
       const inner = documentOf(frame as HTMLIFrameElement);
-      if (inner === "cross") return { status: "crossOrigin", index };
+      if (inner === "cross") {
+        top["__stationCrossFrame"] = frame;
+        const frameId = (top["__stationFrameIds"] as WeakMap<Element, string> | undefined)?.get(frame);
+        return { status: "crossOrigin", index, title: document.title, ...(frameId ? { frameId } : {}) };
+      }
       if (!inner) return undefined;
       frames.push(frame as HTMLIFrameElement);
       doc = inner;

@@ -1,6 +1,7 @@
 /**
  * inspect · content · diagnostics · challenge on the CDP engine, with the
- * results of the Playwright engine's. inspect, content and challenge are one
+ * results of the Playwright engine's. inspect (of a page without cross-origin
+ * iframes: each such frame is walked in its own world after), content and challenge are one
  * serial round trip each (one call in the engine's isolated world; the
  * challenge's cookie names, and the provider's solver state where it has an
  * API for it, are asked at the same time); diagnostics reads the page's ring
@@ -9,11 +10,19 @@
 import { ActionFailedError } from "../../errors.js";
 import { domSignalsExpression, signalsOf, type DomSignals } from "../../access/challenge-dom-signals.js";
 import { judgeChallenge } from "../../access/page-challenge.js";
-import { InspectAccumulator, inspectFramesExpression, type InspectedFrame } from "../../protocol/inspect-script.js";
+import { InspectAccumulator, inspectFramesExpression, type CrossInspectFrame, type InspectedFrame } from "../../protocol/inspect-script.js";
 import { limits } from "../../protocol/limits.js";
 import { truncateUtf8 } from "../../protocol/utf8.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import type { CdpHandlers } from "./context.js";
+import { enter, topWorld, type WorldHandle } from "./cross-frames.js";
+
+/** What one world's walk answers. */
+interface Walked {
+  frames: InspectedFrame[];
+  stopped: boolean;
+  cross?: CrossInspectFrame[];
+}
 
 /** The document's markup as Playwright's `page.content()` gives it: the doctype, then the root element's outer HTML. */
 const contentExpression = `(() => { let html = document.doctype ? new XMLSerializer().serializeToString(document.doctype) : ""; if (document.documentElement) html += document.documentElement.outerHTML; return html; })()`;
@@ -24,10 +33,23 @@ export const inspectionHandlers: CdpHandlers<"inspect" | "content" | "diagnostic
     const { page } = context;
     const maxElements = command.maxElements ?? limits.inspect.elementsDefault;
     const maxTextLength = command.maxTextLength ?? limits.inspect.textLengthDefault;
-    const walked = (await page.evaluateInWorld(inspectFramesExpression(maxElements, maxTextLength), context.deadlineAt)) as { frames: InspectedFrame[]; stopped: boolean };
     const found = new InspectAccumulator(maxElements);
-    for (const frame of walked.frames) found.add(frame);
-    found.truncated ||= walked.stopped;
+    // Each world's walk (the top world's, then each cross-origin frame's in its own world, depth first).
+    const walk = async (world: WorldHandle, at?: CrossInspectFrame): Promise<void> => {
+      const walked = (await world.evaluate(inspectFramesExpression(found.remaining, maxTextLength, at), context.deadlineAt)) as Walked;
+      for (const frame of walked.frames) found.add(frame);
+      found.truncated ||= walked.stopped;
+      for (const cross of walked.cross ?? []) {
+        if (found.remaining <= 0) {
+          found.truncated = true;
+          return;
+        }
+        const inner = await enter(page, world, `(globalThis.__stationInspectFrames?.[${cross.index}] ?? null)`, context.deadlineAt, cross.frameId).catch(() => undefined);
+        // A frame gone meanwhile is left out, as the Playwright engine leaves out a frame it cannot read.
+        if (inner) await walk(inner, cross).catch(() => undefined);
+      }
+    };
+    await walk(topWorld(page));
     return found.result({ width: page.viewport.width, height: page.viewport.height });
   },
 

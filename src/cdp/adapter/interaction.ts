@@ -47,6 +47,20 @@ export async function sendInputAndWatch(context: CdpCommandContext, calls: Array
  */
 export async function sendInputAndAsk(context: CdpCommandContext, calls: Array<(options: CdpCallOptions) => Promise<unknown>>, expression: string): Promise<unknown> {
   const { page } = context;
+  if (context.inputWorld) {
+    // The watch is in a cross-origin frame's world: asked there; the page's document is read by the result's title.
+    const sent = sendInput(context, calls);
+    const seen = context.inputWorld(expression, context.deadlineAt).catch(() => undefined);
+    await sent;
+    // A title it answers is the frame's, not the page's: left out (the result reads the page's).
+    const answer = await seen;
+    if (typeof answer === "string") return undefined;
+    if (typeof answer === "object" && answer !== null && "title" in answer) {
+      const { title: _frameTitle, ...rest } = answer as Record<string, unknown>;
+      return rest;
+    }
+    return answer;
+  }
   const navigations = page.navigations;
   const readDocument = !page.challengeRead;
   const asked = readDocument ? `Promise.resolve(${expression}).then((answer) => ({ answer, document: ${domSignalsExpression} }))` : expression;

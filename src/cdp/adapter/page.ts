@@ -18,6 +18,7 @@ import { limits } from "../../protocol/limits.js";
 import { CdpProtocolError } from "../call-errors.js";
 import type { CdpConnection } from "../connection.js";
 import type { CdpSession } from "../session.js";
+import { autoAttachParams, CdpFrameWorlds } from "./frame-worlds.js";
 import { recordPageEvents } from "./page-events.js";
 import type { CdpSessionEvents } from "./session-events.js";
 
@@ -65,6 +66,8 @@ export class CdpPage {
   document?: { status: number; headers: Record<string, string> };
   /** Challenge detection on this page (see src/access/page-challenge.ts). */
   readonly challenge: PageChallenge = { stale: false };
+  /** The engine's worlds in the page's cross-origin frames (in process or out of it). */
+  readonly frames: CdpFrameWorlds;
   #title: { navigations: number; title: string } | undefined;
   #world: number | undefined;
   readonly #lifecycle = new Map<string, Set<string>>();
@@ -75,6 +78,7 @@ export class CdpPage {
     this.targetId = targetId;
     this.viewport = viewport;
     this.events = events;
+    this.frames = new CdpFrameWorlds(session);
     this.#listen();
     recordPageEvents(this);
   }
@@ -118,6 +122,8 @@ export class CdpPage {
       ),
       session.send("Network.enable"),
       session.send("Log.enable"),
+      // Out-of-process (cross-site) iframes become child sessions of the page's.
+      session.send("Target.setAutoAttach", autoAttachParams),
     ]);
     // A commit reported while the setup was under way is newer than the tree (answered from an older state).
     if (page.navigations === 0) {
@@ -200,7 +206,7 @@ export class CdpPage {
       this.#world = undefined;
     });
     session.on("Page.javascriptDialogOpening", ({ type, message }) => {
-      // Answered at once: by the one-shot policy if one is armed, else dismissed as unexpected.
+      // Answered at once: by the one-shot policy if one is armed, else dismissed as unexpected (an out-of-process frame's too: they come here).
       session.send("Page.handleJavaScriptDialog", this.events.dialogOpened(type, message, this.pageId)).catch(() => undefined);
       this.#notify();
     });

@@ -6,8 +6,9 @@
  * registry first (stale after a newer snapshot or a navigation, not found if
  * never issued), with nothing sent. A target inside same-origin iframes (a
  * `frame` chain, or a frame-qualified ref) is found in the same one call
- * ({@link enterFrames}), its point in top-level viewport coordinates; a
- * cross-origin iframe is refused as not implemented.
+ * ({@link enterFrames}), its point in top-level viewport coordinates; one in
+ * a cross-origin iframe (in the page's process or out of it) goes on in that
+ * frame's own world (cross-frames.ts).
  */
 import { ActionFailedError, AmbiguousTargetError, NotFoundError, NotImplementedError, StaleRefError, TimeoutError, ValidationError } from "../../errors.js";
 import { describeTarget, type Target } from "../../protocol/target.js";
@@ -18,6 +19,7 @@ import { checkedProbe, readyForInput } from "./input-readiness.js";
 import { dragStartedGlobal } from "./drag-watch.js";
 import { readyUpload } from "./upload-script.js";
 import { callWithFrameWindows } from "./frame-windows.js";
+import { crossWorldOf, prepareAcrossChain, prepareByCrossRef } from "./cross-frames.js";
 import { findAndPrepare, watchInput, type InputWatch, type ScriptAnswer, type ScriptRequest, type ScriptTarget } from "./target-script.js";
 
 /** A frame-qualified ref of the world (`f3e7`): its element is in an iframe. */
@@ -52,30 +54,50 @@ function findSource(request: ScriptRequest): string {
   return `(timeoutMs) => ${shim(findAndPrepare.toString())}(Object.assign(${JSON.stringify(rest)}, { timeoutMs })${readiness})`;
 }
 
+/** The target script's source as `(timeoutMs) => answer`; `watch` is set up in the same call once the element is ready. */
+function targetSource(request: ScriptRequest, watch: InputWatch | string | undefined): string {
+  const find = findSource(request);
+  return watch ? `(timeoutMs) => (${find})(timeoutMs).then((answer) => { if (answer.status === "ok") ${typeof watch === "string" ? watch : callWithFrameWindows(watchInput, watch)}; return answer; })` : find;
+}
+
+/**
+ * The call of `source` in one world: in its top document, or through the
+ * same-origin iframes `frames` names ({@link enterFrames}). A call in a frame
+ * hands the frame's `delegates` on to the top world, where the answers that
+ * follow the input ask for them.
+ */
+export function worldExpression(source: string, frames: Pick<FrameEntry, "chain" | "ref"> | undefined, timeoutMs: number, absentOk: boolean, delegates: string[] = frameDelegates): string {
+  if (!frames || (frames.chain !== undefined && frames.chain.length === 0)) return `(${source})(${timeoutMs})`;
+  const entry: FrameEntry = { ...frames, timeoutMs, delegates, ...(absentOk ? { absentOk: true } : {}) };
+  return `((__name) => (${enterFrames.toString()}))((target) => target)(${JSON.stringify(entry)}, ${JSON.stringify(`(${source})`)})`;
+}
+
 /**
  * The target script's call as an expression, where the target is: in the
- * main document, or through its frames ({@link enterFrames}). `watch` is set
- * up in the same call once the element is ready: the watch of the input
- * that follows, or an expression of its own. A call in a frame hands the
- * frame's `delegates` on to the top world, where the answers that follow the
- * input ask for them; by default only a call that sets up a watch does (a
- * drag's two ends are readied at once, and the drop target's call must not
- * undo the source's).
+ * main document, or through its same-origin frames ({@link enterFrames}).
+ * `watch` is set up in the same call once the element is ready: the watch of
+ * the input that follows, or an expression of its own. By default only a
+ * call that sets up a watch hands the frame's delegates on (a drag's two ends
+ * are readied at once, and the drop target's call must not undo the
+ * source's). A ref of a cross-origin frame's world is refused for `op`, which
+ * has no way into that world.
  */
 export function targetExpression(
   page: CdpPage,
+  op: string,
   target: Target,
   request: Omit<ScriptRequest, "target">,
   watch?: InputWatch | string,
   delegates: string[] = watch ? frameDelegates : [],
 ): string {
   const resolved = scriptTarget(target, page);
-  const find = findSource({ ...request, target: resolved.target });
-  // Ready: the watch for the input that follows starts in the same call.
-  const source = watch ? `(timeoutMs) => (${find})(timeoutMs).then((answer) => { if (answer.status === "ok") ${typeof watch === "string" ? watch : callWithFrameWindows(watchInput, watch)}; return answer; })` : find;
-  return resolved.frames
-    ? `((__name) => (${enterFrames.toString()}))((target) => target)(${JSON.stringify({ ...resolved.frames, timeoutMs: request.timeoutMs, delegates, ...(request.absentOk ? { absentOk: true } : {}) } satisfies FrameEntry)}, ${JSON.stringify(`(${source})`)})`
-    : `(${source})(${request.timeoutMs})`;
+  if (resolved.frames?.ref !== undefined && crossWorldOf(resolved.frames.ref) > 0) throw notAcross(op);
+  return worldExpression(targetSource({ ...request, target: resolved.target }, watch), resolved.frames, request.timeoutMs, request.absentOk === true, delegates);
+}
+
+/** What an op that cannot reach into a cross-origin iframe's world refuses with. */
+export function notAcross(op: string): NotImplementedError {
+  return new NotImplementedError(`${op}: a target inside a cross-origin iframe is not implemented by the CDP engine yet`);
 }
 
 /** The answer of a ready element; each other answer is thrown as its error, before any input. `watch` as for {@link targetExpression}. */
@@ -86,7 +108,19 @@ export async function prepareTarget(
   request: Omit<ScriptRequest, "target">,
   watch?: InputWatch | string,
 ): Promise<Extract<ScriptAnswer, { status: "ok" }>> {
-  const answer = (await context.page.evaluateInWorld(targetExpression(context.page, target, request, watch), context.deadlineAt)) as FrameAnswer;
+  if (op === "drag") {
+    // A drag's watch is asked in the top world: its ends stay in the page's own process and origin.
+    const answer = (await context.page.evaluateInWorld(targetExpression(context.page, op, target, request, watch), context.deadlineAt)) as FrameAnswer;
+    return readyAnswer(context, op, target, request, answer);
+  }
+  const resolved = scriptTarget(target, context.page);
+  const source = targetSource({ ...request, target: resolved.target }, watch);
+  const across = { context, source, timeoutMs: request.timeoutMs, absentOk: request.absentOk === true, fill: request.action === "fill" };
+  // A ref of a cross-origin frame's world is looked for in that world.
+  if (resolved.frames?.ref !== undefined && crossWorldOf(resolved.frames.ref) > 0) return readyAnswer(context, op, target, request, await prepareByCrossRef(across, resolved.frames.ref));
+  let answer = (await context.page.evaluateInWorld(worldExpression(source, resolved.frames, request.timeoutMs, request.absentOk === true, watch ? frameDelegates : []), context.deadlineAt)) as FrameAnswer;
+  // A chain into a cross-origin iframe goes on in that frame's world.
+  if (answer.status === "crossOrigin" && resolved.frames?.chain) answer = await prepareAcrossChain(across, resolved.frames.chain, answer);
   return readyAnswer(context, op, target, request, answer);
 }
 
@@ -121,9 +155,9 @@ export function readyAnswer(
     case "frameAmbiguous":
       throw new AmbiguousTargetError(answer.count, `command.target.frame[${answer.index}] (${chain?.[answer.index]}) matched ${answer.count} iframes; give a more specific iframe selector`);
     case "crossOrigin":
-      throw new NotImplementedError(
-        `${op}: command.target.frame[${answer.index}] (${chain?.[answer.index]}) is a cross-origin iframe; the CDP engine enters same-origin iframes only yet`,
-      );
+      if (op === "drag") throw notAcross(op);
+      // Only when no frame id could be read for it (answered by cross-frames.ts).
+      throw new ActionFailedError(`${op}: command.target.frame[${answer.index}] (${chain?.[answer.index]}) is a cross-origin iframe whose frame could not be reached`);
     case "badFrameSelector":
       throw new ValidationError(`command.target.frame[${answer.index}]`, `not a CSS selector the CDP engine can use (${answer.reason})`);
     case "invalid":

@@ -21,7 +21,7 @@ import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandCon
 import { actionTimeout } from "./interaction.js";
 import { firstLine } from "./page.js";
 import type { FrameAnswer } from "./frame-script.js";
-import { prepareTarget, readyAnswer, targetExpression } from "./targets.js";
+import { notAcross, prepareTarget, readyAnswer, targetExpression } from "./targets.js";
 import { uploadInputGlobal } from "./upload-script.js";
 
 /** The object group of a staged upload's input handle; the next staged upload releases it. */
@@ -64,7 +64,7 @@ async function uploadStaged(context: CdpCommandContext, command: CommandOf<"uplo
   const mark = markOf(page);
   const request = { action: "upload", upload: { count: files.length }, timeoutMs: actionTimeout(command) } as const;
   // In a frame, the script leaves the input in the frame's realm: it is handed on to the top world, where the handle call looks.
-  const find = targetExpression(page, command.target, request, undefined, [uploadInputGlobal]);
+  const find = targetExpression(page, "upload", command.target, request, undefined, [uploadInputGlobal]);
   const contextId = await page.world();
   const options = { timeoutMs: Math.max(1, context.deadlineAt - Date.now()) };
   // Sent together: the previous upload's handle released, the script's call, and the call that hands back the input it checked.
@@ -85,7 +85,10 @@ async function uploadStaged(context: CdpCommandContext, command: CommandOf<"uplo
       .catch(() => undefined),
   ]);
   if (answered.exceptionDetails) throw new ActionFailedError(`upload: ${firstLine(answered.exceptionDetails.exception?.description ?? answered.exceptionDetails.text)}`);
-  const ready = readyAnswer(context, "upload", command.target, request, answered.result.value as FrameAnswer);
+  const answer = answered.result.value as FrameAnswer;
+  // Staged files are set from the top world's handle: an input in a cross-origin iframe is out of its reach.
+  if (answer.status === "crossOrigin") throw notAcross("upload");
+  const ready = readyAnswer(context, "upload", command.target, request, answer);
   const objectId = handed?.result.objectId;
   if (!objectId) throw new ActionFailedError("upload: the file input went away before its files could be set; no files were set");
   await sendInput(context, [(callOptions) => page.session.send("DOM.setFileInputFiles", { files: files.map((file) => file.path), objectId }, callOptions)]);

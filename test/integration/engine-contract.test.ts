@@ -980,6 +980,22 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
       }
     });
 
+    it("records a cross-origin frame's console messages and failed responses in the page's diagnostics", async () => {
+      for (const [where, password] of frames()) {
+        const frame = password.replace("/frame-password.html", "/frame-console.html");
+        const handle = await browser.adapter.open({ consoleText: true });
+        await run(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(frame)}`) });
+        await run(handle, { op: "click", target: { by: "selector", selector: "#log", frame: ["#login"] } });
+        await run(handle, { op: "waitFor", target: { by: "text", value: "fetched 404", frame: ["#login"] } });
+        const { events } = await run(handle, { op: "diagnostics" });
+        expect(events.filter((event) => event.kind === "console").map((event) => [event.level, event.text]), where).toContainEqual(["error", "frame console error"]);
+        const missing = frame.replace("/frame-console.html", "/missing-in-frame.html");
+        expect(events.some((event) => event.kind === "response-error" && event.status === 404 && event.url === missing), where).toBe(true);
+        expect(JSON.stringify(events), where).not.toContain("frame-xyz");
+        await browser.adapter.close(handle);
+      }
+    });
+
     it("goes through two cross-site iframes, one inside the other: fills by chain, snapshots and clicks by frame ref", async () => {
       const handle = await browser.open();
       const inner = browser.server.url("/frame-password.html");

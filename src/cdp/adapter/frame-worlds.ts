@@ -37,8 +37,12 @@ export class CdpFrameWorlds {
   /** The cross-origin frames the latest snapshot entered, by world number (cross-frames.ts). */
   latest = new Map<number, CrossFrameEntry>();
 
-  constructor(page: CdpSession) {
+  readonly #record: (session: CdpSession) => void;
+
+  /** `record` starts recording an out-of-process frame's events (console, errors, requests) for the page, as it does the page's own. */
+  constructor(page: CdpSession, record: (session: CdpSession) => void) {
     this.#page = page;
+    this.#record = record;
     this.#watch(page);
   }
 
@@ -64,12 +68,21 @@ export class CdpFrameWorlds {
     });
   }
 
-  /** Sets up an out-of-process frame's session as the page's own: the world in every new document, its own cross-site frames attached. (Its dialogs come to the page's session, answered there.) */
+  /**
+   * Sets up an out-of-process frame's session as the page's own: the world
+   * in every new document, its own cross-site frames attached, its console,
+   * errors and requests recorded into the page's diagnostics (as Playwright's
+   * page events include every frame's). Its dialogs come to the page's
+   * session, answered there.
+   */
   #adopt(child: CdpSession): void {
     this.#watch(child);
+    this.#record(child);
     void Promise.all([
       child.send("Page.enable"),
       child.send("Runtime.enable"),
+      child.send("Network.enable"),
+      child.send("Log.enable"),
       child.send("Page.addScriptToEvaluateOnNewDocument", { source: "", worldName }),
       child.send("Target.setAutoAttach", autoAttachParams),
       child.send("Runtime.runIfWaitingForDebugger"),

@@ -34,9 +34,13 @@ export interface RecordedPage {
 /** Playwright's resource types, by CDP's (`Document` → `document`, `XHR` → `xhr`). */
 const resourceTypeOf = (type: string | undefined) => (type ?? "other").toLowerCase();
 
-/** Starts recording the events of `page`; they arrive with the Runtime, Log and Network domains enabled. */
-export function recordPageEvents(page: RecordedPage): void {
-  const { session, diagnostics } = page;
+/**
+ * Starts recording the events of `page`, or of `session`, one of its
+ * out-of-process frames (its documents are never the main one); they arrive
+ * with the Runtime, Log and Network domains enabled.
+ */
+export function recordPageEvents(page: RecordedPage, session: CdpSession = page.session): void {
+  const { diagnostics } = page;
   const requests = new Map<string, string>();
   const recordConsole = (level: string, text: string, url: string | undefined) => {
     if (level === "debug" || level === "verbose") return;

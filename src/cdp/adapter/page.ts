@@ -78,7 +78,7 @@ export class CdpPage {
     this.targetId = targetId;
     this.viewport = viewport;
     this.events = events;
-    this.frames = new CdpFrameWorlds(session);
+    this.frames = new CdpFrameWorlds(session, (frame) => recordPageEvents(this, frame));
     this.#listen();
     recordPageEvents(this);
   }

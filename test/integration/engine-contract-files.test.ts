@@ -4,6 +4,7 @@ import type { BrowserAdapter, BrowserHandle } from "../../src/protocol/adapter.j
 import { limits } from "../../src/protocol/limits.js";
 import { bothEngines } from "../helpers/engines.js";
 import { generatedStream } from "../helpers/generated-stream.js";
+import { startFixtureServer } from "../helpers/fixture-server.js";
 import { refOf } from "../helpers/snapshot-refs.js";
 
 /**
@@ -109,6 +110,38 @@ describe.each(bothEngines({ stagingMaxBytes: 8 * 1024 * 1024, downloadMaxBytes: 
     await expect(run({ op: "upload", target: { by: "selector", selector: "#publish", frame: ["#composer"] }, files: [{ staged: framed.fileId }] })).rejects.toThrow("command.target: the target is not an <input type=file>");
     expect(await inFrame("#received")).toBe("gallery: a.txt:5,b.bin:1024");
     expect(await inFrame("#published")).toBe("not published");
+  });
+
+  it("sets staged files into a file input inside a cross-origin iframe (out of process and in process), by frame chain and by frame-qualified ref", async () => {
+    const other = await startFixtureServer();
+    try {
+      const frames = [
+        ["out of process", browser.server.url("/media-upload.html").replace("127.0.0.1", "localhost")],
+        ["in process", other.url("/media-upload.html")],
+      ] as const;
+      for (const [where, frame] of frames) {
+        await run({ op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(frame)}`) });
+        const received = (value: string) => run({ op: "waitFor", target: { by: "text", value, frame: ["#login"] }, timeoutMs: 5000 });
+        await received("nothing yet");
+        const framed = await stage({ name: "framed.txt", bytes: new TextEncoder().encode("framed") });
+        const result = await run({ op: "upload", target: { by: "label", value: "Media", frame: ["#login"] }, files: [{ staged: framed.fileId }] });
+        // The result is the page's, not the frame's.
+        expect(result, where).toMatchObject({ ok: true, title: "Hostile", files: [{ name: "framed.txt", bytes: 6 }] });
+        await received("media: framed.txt:6");
+        const { snapshot } = await run({ op: "accessibility" });
+        const gallery = refOf(snapshot, /Gallery/);
+        expect(gallery, where).toMatch(/^f\d+e\d+$/);
+        const first = await stage({ name: "a.txt", bytes: new TextEncoder().encode("hello") });
+        const second = await stage({ name: "b.bin", bytes: new Uint8Array(1024) });
+        await run({ op: "upload", target: { by: "ref", ref: gallery }, files: [{ staged: first.fileId }, { staged: second.fileId }] });
+        await received("gallery: a.txt:5,b.bin:1024");
+        // The input's checks hold in the frame: nothing is set on what is not a file input.
+        await expect(run({ op: "upload", target: { by: "selector", selector: "#publish", frame: ["#login"] }, files: [{ staged: framed.fileId }] }), where).rejects.toThrow("command.target: the target is not an <input type=file>");
+        await received("not published");
+      }
+    } finally {
+      await other.close();
+    }
   });
 
   it("refuses an unknown staged id, a mix of staged and inline files, and staged files the input cannot take, naming the field", async () => {

@@ -9,7 +9,7 @@ import type { CommandOf, CommandOp } from "../../protocol/commands.js";
 import type { ActionResult, CommandResult, SolverSignal } from "../../protocol/results.js";
 import { sanitizeUrl } from "../../protocol/url-policy.js";
 import { cdpCallOf } from "../call-errors.js";
-import type { CdpCallOptions } from "../session.js";
+import type { CdpCallOptions, CdpSession } from "../session.js";
 import { limits } from "../../protocol/limits.js";
 import type { CdpPage } from "./page.js";
 import type { CdpPages } from "./pages.js";
@@ -38,6 +38,8 @@ export interface CdpCommandContext {
   inputSeenFallbackMs: number;
   /** Set when the action's target is in a cross-origin frame: asks an expression in that frame's world, where the input's watch is (cross-frames.ts). */
   inputWorld?: ((expression: string, deadlineAt: number) => Promise<unknown>) | undefined;
+  /** Set with `inputWorld`: the session and context of that frame's world, where a staged upload takes its input's handle. */
+  targetWorld?: { session: CdpSession; contextId(): Promise<number> } | undefined;
   /** The provider's captcha solver state for this session, where its API has one (Steel cloud); asked by `challenge` only. */
   solverStatus?: (() => Promise<SolverSignal | undefined>) | undefined;
 }

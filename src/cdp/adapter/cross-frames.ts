@@ -126,6 +126,8 @@ export interface AcrossRequest {
   absentOk: boolean;
   /** A fill: the text goes into a frame, so the result is marked sensitive. */
   fill: boolean;
+  /** The globals a call in a same-origin frame below a world hands on to it (default: the input's answers'). */
+  delegates?: string[] | undefined;
 }
 
 /** A hop of the way in: the cross-origin iframe element (an expression in `parent`) that shows the next world. */
@@ -189,6 +191,7 @@ async function placed(answer: Extract<ScriptAnswer, { status: "ok" }>, hops: Hop
 /** Makes `world` the one the action's input answers are asked in (the watch, the checked probe are there). */
 function answerIn(context: CdpCommandContext, world: WorldHandle): void {
   context.inputWorld = world.number === 0 ? undefined : (expression, deadlineAt) => world.evaluate(expression, deadlineAt, true);
+  context.targetWorld = world.number === 0 ? undefined : world;
 }
 
 /**
@@ -209,7 +212,7 @@ export async function prepareAcrossChain(request: AcrossRequest, chain: string[]
     if (round > 0) {
       if (Date.now() + 100 >= deadline) return blocked ? { status: "notActionable", reason: blocked } : request.absentOk ? { status: "ok", title } : { status: "notFound" };
       await pause(100);
-      answer = (await top.evaluate(worldExpression(request.source, { chain }, Math.max(0, deadline - Date.now()), request.absentOk), context.deadlineAt)) as FrameAnswer;
+      answer = (await top.evaluate(worldExpression(request.source, { chain }, Math.max(0, deadline - Date.now()), request.absentOk, request.delegates), context.deadlineAt)) as FrameAnswer;
     }
     const hops: Hop[] = [];
     let world = top;
@@ -225,7 +228,7 @@ export async function prepareAcrossChain(request: AcrossRequest, chain: string[]
         world = next;
         consumed = index + 1;
         const rest = chain.slice(consumed);
-        answer = (await world.evaluate(worldExpression(request.source, { chain: rest }, Math.max(0, deadline - Date.now()), request.absentOk), context.deadlineAt)) as FrameAnswer;
+        answer = (await world.evaluate(worldExpression(request.source, { chain: rest }, Math.max(0, deadline - Date.now()), request.absentOk, request.delegates), context.deadlineAt)) as FrameAnswer;
         if ("index" in answer) answer = { ...answer, index: answer.index + consumed };
       }
       if (answer.status === "crossOrigin") continue;
@@ -291,7 +294,7 @@ export async function prepareByCrossRef(request: AcrossRequest, ref: string): Pr
     }
     let answer: FrameAnswer;
     try {
-      answer = (await world.evaluate(worldExpression(request.source, inRoot ? undefined : { ref }, Math.max(0, deadline - Date.now()), request.absentOk), context.deadlineAt)) as FrameAnswer;
+      answer = (await world.evaluate(worldExpression(request.source, inRoot ? undefined : { ref }, Math.max(0, deadline - Date.now()), request.absentOk, request.delegates), context.deadlineAt)) as FrameAnswer;
     } catch {
       // The frame's document went away: the ref went with it.
       return { status: "staleRef" };

@@ -79,8 +79,9 @@ export function worldExpression(source: string, frames: Pick<FrameEntry, "chain"
  * the input that follows, or an expression of its own. By default only a
  * call that sets up a watch hands the frame's delegates on (a drag's two ends
  * are readied at once, and the drop target's call must not undo the
- * source's). A ref of a cross-origin frame's world is refused for `op`, which
- * has no way into that world.
+ * source's). A ref of a cross-origin frame's world is refused for `op`: this
+ * call runs in the top world, which has no way into that frame's (its
+ * callers go there through {@link prepareTarget} instead).
  */
 export function targetExpression(
   page: CdpPage,
@@ -96,7 +97,7 @@ export function targetExpression(
 }
 
 /** What an op that cannot reach into a cross-origin iframe's world refuses with. */
-export function notAcross(op: string): NotImplementedError {
+function notAcross(op: string): NotImplementedError {
   return new NotImplementedError(`${op}: a target inside a cross-origin iframe is not implemented by the CDP engine yet`);
 }
 
@@ -107,6 +108,7 @@ export async function prepareTarget(
   target: Target,
   request: Omit<ScriptRequest, "target">,
   watch?: InputWatch | string,
+  delegates: string[] = watch ? frameDelegates : [],
 ): Promise<Extract<ScriptAnswer, { status: "ok" }>> {
   if (op === "drag") {
     // A drag's watch is asked in the top world: its ends stay in the page's own process and origin.
@@ -115,10 +117,10 @@ export async function prepareTarget(
   }
   const resolved = scriptTarget(target, context.page);
   const source = targetSource({ ...request, target: resolved.target }, watch);
-  const across = { context, source, timeoutMs: request.timeoutMs, absentOk: request.absentOk === true, fill: request.action === "fill" };
+  const across = { context, source, timeoutMs: request.timeoutMs, absentOk: request.absentOk === true, fill: request.action === "fill", ...(delegates.length > 0 ? { delegates } : {}) };
   // A ref of a cross-origin frame's world is looked for in that world.
   if (resolved.frames?.ref !== undefined && crossWorldOf(resolved.frames.ref) > 0) return readyAnswer(context, op, target, request, await prepareByCrossRef(across, resolved.frames.ref));
-  let answer = (await context.page.evaluateInWorld(worldExpression(source, resolved.frames, request.timeoutMs, request.absentOk === true, watch ? frameDelegates : []), context.deadlineAt)) as FrameAnswer;
+  let answer = (await context.page.evaluateInWorld(worldExpression(source, resolved.frames, request.timeoutMs, request.absentOk === true, delegates), context.deadlineAt)) as FrameAnswer;
   // A chain into a cross-origin iframe goes on in that frame's world.
   if (answer.status === "crossOrigin" && resolved.frames?.chain) answer = await prepareAcrossChain(across, resolved.frames.chain, answer);
   return readyAnswer(context, op, target, request, answer);

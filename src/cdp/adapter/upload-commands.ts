@@ -21,7 +21,9 @@ import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandCon
 import { actionTimeout } from "./interaction.js";
 import { firstLine } from "./page.js";
 import type { FrameAnswer } from "./frame-script.js";
-import { notAcross, prepareTarget, readyAnswer, targetExpression } from "./targets.js";
+import { prepareTarget, readyAnswer, targetExpression } from "./targets.js";
+import { crossWorldOf } from "./cross-frames.js";
+import type { CdpSession } from "../session.js";
 import { uploadInputGlobal } from "./upload-script.js";
 
 /** The object group of a staged upload's input handle; the next staged upload releases it. */
@@ -29,6 +31,18 @@ const handleGroup = "station-upload";
 
 /** The global a staged upload's script answer waits in, for the handle call sent with it. */
 const foundGlobal = "__stationUploadFound";
+
+/**
+ * The expression that hands back the input a staged upload's script checked
+ * (null when there is none), and forgets it; after the script's answer in
+ * `found` when the two calls are sent together.
+ */
+function takeInput(found?: string): string {
+  const take = `const input = globalThis.${uploadInputGlobal}; delete globalThis.${uploadInputGlobal}; return typeof input === "function" ? input() : null;`;
+  return found === undefined
+    ? `(() => { ${take} })()`
+    : `Promise.resolve(globalThis.${found}).then((answer) => { delete globalThis.${found}; if (answer?.status !== "ok") { delete globalThis.${uploadInputGlobal}; return null; } ${take} })`;
+}
 
 /** upload */
 export const uploadHandlers: CdpHandlers<"upload"> = {
@@ -63,35 +77,41 @@ async function uploadStaged(context: CdpCommandContext, command: CommandOf<"uplo
   const { page } = context;
   const mark = markOf(page);
   const request = { action: "upload", upload: { count: files.length }, timeoutMs: actionTimeout(command) } as const;
-  // In a frame, the script leaves the input in the frame's realm: it is handed on to the top world, where the handle call looks.
-  const find = targetExpression(page, "upload", command.target, request, undefined, [uploadInputGlobal]);
-  const contextId = await page.world();
   const options = { timeoutMs: Math.max(1, context.deadlineAt - Date.now()) };
-  // Sent together: the previous upload's handle released, the script's call, and the call that hands back the input it checked.
-  const [, answered, handed] = await Promise.all([
-    page.session.send("Runtime.releaseObjectGroup", { objectGroup: handleGroup }, options).catch(() => undefined),
-    page.session.send("Runtime.evaluate", { expression: `globalThis.${foundGlobal} = (${find})`, contextId, returnByValue: true, awaitPromise: true }, options),
-    page.session
-      .send(
-        "Runtime.evaluate",
-        {
-          expression: `Promise.resolve(globalThis.${foundGlobal}).then((answer) => { const input = globalThis.${uploadInputGlobal}; delete globalThis.${uploadInputGlobal}; delete globalThis.${foundGlobal}; return answer?.status === "ok" && typeof input === "function" ? input() : null; })`,
-          contextId,
-          awaitPromise: true,
-          objectGroup: handleGroup,
-        },
-        options,
-      )
-      .catch(() => undefined),
-  ]);
-  if (answered.exceptionDetails) throw new ActionFailedError(`upload: ${firstLine(answered.exceptionDetails.exception?.description ?? answered.exceptionDetails.text)}`);
-  const answer = answered.result.value as FrameAnswer;
-  // Staged files are set from the top world's handle: an input in a cross-origin iframe is out of its reach.
-  if (answer.status === "crossOrigin") throw notAcross("upload");
-  const ready = readyAnswer(context, "upload", command.target, request, answer);
-  const objectId = handed?.result.objectId;
-  if (!objectId) throw new ActionFailedError("upload: the file input went away before its files could be set; no files were set");
-  await sendInput(context, [(callOptions) => page.session.send("DOM.setFileInputFiles", { files: files.map((file) => file.path), objectId }, callOptions)]);
+  const crossRef = command.target.by === "ref" && crossWorldOf(page.refs.resolve(page.pageId, command.target.ref)) > 0;
+  let ready: Extract<FrameAnswer, { status: "ok" }> | undefined;
+  let input: { session: CdpSession; objectId: string } | undefined;
+  if (!crossRef) {
+    // In a frame, the script leaves the input in the frame's realm: it is handed on to the top world, where the handle call looks.
+    const find = targetExpression(page, "upload", command.target, request, undefined, [uploadInputGlobal]);
+    const contextId = await page.world();
+    // Sent together: the previous upload's handle released, the script's call, and the call that hands back the input it checked.
+    const [, answered, handed] = await Promise.all([
+      page.session.send("Runtime.releaseObjectGroup", { objectGroup: handleGroup }, options).catch(() => undefined),
+      page.session.send("Runtime.evaluate", { expression: `globalThis.${foundGlobal} = (${find})`, contextId, returnByValue: true, awaitPromise: true }, options),
+      page.session.send("Runtime.evaluate", { expression: takeInput(foundGlobal), contextId, awaitPromise: true, objectGroup: handleGroup }, options).catch(() => undefined),
+    ]);
+    if (answered.exceptionDetails) throw new ActionFailedError(`upload: ${firstLine(answered.exceptionDetails.exception?.description ?? answered.exceptionDetails.text)}`);
+    const answer = answered.result.value as FrameAnswer;
+    if (answer.status !== "crossOrigin") {
+      ready = readyAnswer(context, "upload", command.target, request, answer);
+      const objectId = handed?.result.objectId;
+      if (objectId) input = { session: page.session, objectId };
+    }
+  }
+  if (!ready) {
+    // An input inside a cross-origin iframe: found in that frame's world (cross-frames.ts), its handle taken there, and its files set through that world's session.
+    ready = await prepareTarget(context, "upload", command.target, request, undefined, [uploadInputGlobal]);
+    const world = context.targetWorld;
+    if (!world) throw new ActionFailedError("upload: the file input's frame could not be reached; no files were set");
+    const handed = await world.session.send("Runtime.evaluate", { expression: takeInput(), contextId: await world.contextId(), awaitPromise: true, objectGroup: handleGroup }, options);
+    const objectId = handed.result.objectId;
+    if (objectId) input = { session: world.session, objectId };
+  }
+  if (!input) throw new ActionFailedError("upload: the file input went away before its files could be set; no files were set");
+  const { session, objectId } = input;
+  await sendInput(context, [(callOptions) => session.send("DOM.setFileInputFiles", { files: files.map((file) => file.path), objectId }, callOptions)]);
+  if (session !== page.session) void session.send("Runtime.releaseObjectGroup", { objectGroup: handleGroup }).catch(() => undefined);
   await settleAfterInput(context, mark);
   return { ...(await describeAction(context, mark, ready.title)), files: files.map((file) => ({ name: file.name, bytes: file.size })) };
 }

@@ -26,7 +26,7 @@ describe("bench:observe, the CDP engine against the Playwright engine", () => {
       "CDP engine pages measured": "3 of 4 (1 failed)",
       "CDP = Playwright engine (text)": "1 of 3",
       "  differing, without frames": "1 of 2",
-      "  differing, with frames": "1 of 1 (the CDP engine enters same-origin iframes only)",
+      "  differing, with frames": "1 of 1",
       "bytes total   pw engine / CDP": "140 / 125",
       "coverage CDP (same text)": "3/6 (1 differing login page not scored)",
       "CDP larger on": "1 of 3 pages (0 with frames)",

@@ -75,13 +75,6 @@ describe("CDP engine: sessions", () => {
       expect(isNotImplementedError(error)).toBe(true);
       expect((error as Error).message).toMatch(new RegExp(`^${command.op}: not implemented by the CDP engine`));
     }
-    // A drag with an end in a cross-origin iframe (here out of process, on another site) is refused before any input: its watch is asked in the top world.
-    const crossSite = browser.server.url("/frame-password.html").replace("127.0.0.1", "localhost");
-    await browser.adapter.execute(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(crossSite)}`) });
-    await browser.adapter.execute(handle, { op: "waitFor", text: "Hostile" });
-    const drag = await browser.adapter.execute(handle, { op: "drag", from: { by: "selector", selector: "#fpw", frame: ["#login"] }, to: { by: "selector", selector: "body" } }).catch((caught: unknown) => caught);
-    expect(drag).toBeInstanceOf(NotImplementedError);
-    expect((drag as Error).message).toBe("drag: a target inside a cross-origin iframe is not implemented by the CDP engine yet");
     await browser.adapter.close(handle);
   });
 });

@@ -3,9 +3,10 @@ import type { BrowserAdapter, BrowserHandle } from "../../src/protocol/adapter.j
 import { useBrowser } from "../helpers/browser.js";
 import { useCdpBrowser } from "../helpers/cdp-engine.js";
 import type { EngineFixture } from "../helpers/engines.js";
+import { startFixtureServer } from "../helpers/fixture-server.js";
 
 /**
- * The engine contract for actions that cross a same-origin iframe's border,
+ * The engine contract for actions that cross an iframe's border (same-origin, and for drags cross-origin too),
  * run against both engines on a real local Chromium: drags into and out of
  * a frame (points in top-level viewport coordinates), and keys and clicks
  * with no target while the focus or the pointer is inside a frame.
@@ -23,7 +24,7 @@ const engines: Array<[string, () => EngineFixture]> = [
   ["CDP engine", () => useCdpBrowser({ inputSeenFallbackMs: 600_000 })],
 ];
 
-describe.each(engines)("%s: actions across same-origin iframes (real Chromium)", (_name, use) => {
+describe.each(engines)("%s: actions across iframes (real Chromium)", (_name, use) => {
   const browser = use();
   let handle: BrowserHandle;
   const run = <Command extends Parameters<BrowserAdapter["execute"]>[1]>(command: Command) => browser.adapter.execute(handle, command);
@@ -60,6 +61,30 @@ describe.each(engines)("%s: actions across same-origin iframes (real Chromium)",
     });
     await run({ op: "drag", from: { by: "selector", selector: "#frame-source", frame: ["#pane"] }, to: { by: "selector", selector: "#frame-zone", frame: ["#pane"] }, timeoutMs: 2000 });
     expect(await read(`${pane}.querySelector('#frame-log').textContent`)).toBe("released on frame-zone");
+  });
+
+  it("drags within a cross-origin frame, out of process and in process; across its border Chromium drops nothing, as for Playwright itself", async () => {
+    const other = await startFixtureServer();
+    try {
+      const panes = [
+        ["out of process", browser.server.url("/frame-pane.html").replace("127.0.0.1", "localhost")],
+        ["in process", other.url("/frame-pane.html")],
+      ] as const;
+      for (const [where, pane] of panes) {
+        await run({ op: "navigate", url: browser.server.url(`/frame-drag.html?pane=${encodeURIComponent(pane)}`) });
+        // The pane's log is read in the pane, which the top document cannot look into.
+        const inPane = (value: string) => run({ op: "waitFor", target: { by: "text", value, frame: ["#pane"] }, timeoutMs: 5000 });
+        await inPane("Drop in the pane");
+        const within = await run({ op: "drag", from: { by: "selector", selector: "#frame-source", frame: ["#pane"] }, to: { by: "text", value: "Drop in the pane", frame: ["#pane"] } });
+        expect(within, where).toMatchObject({ ok: true, title: "Frames", navigated: false });
+        await inPane("dropped:from-pane");
+        // Out of the frame: the drag runs, and Chromium keeps the cross-origin frame's drag out of the top document.
+        expect(await run({ op: "drag", from: { by: "text", value: "Drag from the pane", frame: ["#pane"] }, to: { by: "selector", selector: "#top-zone" } }), where).toMatchObject({ ok: true, title: "Frames" });
+        expect(await read("document.querySelector('#top-log').textContent"), where).toBe("");
+      }
+    } finally {
+      await other.close();
+    }
   });
 
   it("drags between viewport coordinates into a frame and out of it", async () => {

@@ -126,6 +126,8 @@ export interface AcrossRequest {
   absentOk: boolean;
   /** A fill: the text goes into a frame, so the result is marked sensitive. */
   fill: boolean;
+  /** Whether the world found becomes the one the input's answers are asked in (`inputWorld`, `targetWorld`); default true. */
+  answers?: boolean;
   /** The globals a call in a same-origin frame below a world hands on to it (default: the input's answers'). */
   delegates?: string[] | undefined;
 }
@@ -244,7 +246,7 @@ export async function prepareAcrossChain(request: AcrossRequest, chain: string[]
       blocked = ready;
       continue;
     }
-    answerIn(context, world);
+    if (request.answers !== false) answerIn(context, world);
     return { ...ready, title, ...(request.fill ? { sensitive: true } : {}) };
   }
 }
@@ -306,7 +308,7 @@ export async function prepareByCrossRef(request: AcrossRequest, ref: string): Pr
       blocked = ready;
       continue;
     }
-    answerIn(context, world);
+    if (request.answers !== false) answerIn(context, world);
     return { ...ready, title: await title, ...(request.fill ? { sensitive: true } : {}) };
   }
 }

@@ -6,8 +6,12 @@
  * `Input.dragIntercepted` and is dropped at the end point with
  * `Input.dispatchDragEvent` (dragEnter, drop), which is all Playwright sends
  * for it; otherwise the button is released there. Points are in top-level
- * viewport coordinates: an end inside a same-origin iframe is found and
- * readied in its frame (`targets.ts`), and a drag may start or end in one.
+ * viewport coordinates: an end inside an iframe is found and readied in its
+ * frame (`targets.ts`; a cross-origin one in that frame's own world,
+ * `cross-frames.ts`, where the source's drag watch is then asked), and a
+ * drag may start or end in one. The interception and the drag events go to
+ * the page's session, as Playwright sends them, whichever frame is under the
+ * point.
  */
 import { limits } from "../../protocol/limits.js";
 import type { ActionResult } from "../../protocol/results.js";
@@ -55,7 +59,8 @@ async function dragThrough(context: CdpCommandContext, from: Point, moves: Point
     const last: InputCall[] = [interceptOff];
     if (data === undefined) {
       // No drag data yet: the page says whether it started a drag, whose data is then still on its way.
-      const started = await page.evaluateInWorld(dragStartedExpression, context.deadlineAt, true);
+      // Asked where the source's watch is: the top world, or the cross-origin frame's world the source is in.
+      const started = await (context.inputWorld ? context.inputWorld(dragStartedExpression, context.deadlineAt) : page.evaluateInWorld(dragStartedExpression, context.deadlineAt, true));
       if (started === true && data === undefined) {
         data = (await session.waitForEvent("Input.dragIntercepted", { timeoutMs: Math.max(1, context.deadlineAt - Date.now()) })).data;
       }

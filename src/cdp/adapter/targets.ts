@@ -110,14 +110,11 @@ export async function prepareTarget(
   watch?: InputWatch | string,
   delegates: string[] = watch ? frameDelegates : [],
 ): Promise<Extract<ScriptAnswer, { status: "ok" }>> {
-  if (op === "drag") {
-    // A drag's watch is asked in the top world: its ends stay in the page's own process and origin.
-    const answer = (await context.page.evaluateInWorld(targetExpression(context.page, op, target, request, watch), context.deadlineAt)) as FrameAnswer;
-    return readyAnswer(context, op, target, request, answer);
-  }
   const resolved = scriptTarget(target, context.page);
   const source = targetSource({ ...request, target: resolved.target }, watch);
-  const across = { context, source, timeoutMs: request.timeoutMs, absentOk: request.absentOk === true, fill: request.action === "fill", ...(delegates.length > 0 ? { delegates } : {}) };
+  // Only a call that sets up a watch or hands globals on makes its world the one the input's answers are asked in (a drag's drop target does not).
+  const answers = watch !== undefined || delegates.length > 0;
+  const across = { context, source, timeoutMs: request.timeoutMs, absentOk: request.absentOk === true, fill: request.action === "fill", answers, ...(delegates.length > 0 ? { delegates } : {}) };
   // A ref of a cross-origin frame's world is looked for in that world.
   if (resolved.frames?.ref !== undefined && crossWorldOf(resolved.frames.ref) > 0) return readyAnswer(context, op, target, request, await prepareByCrossRef(across, resolved.frames.ref));
   let answer = (await context.page.evaluateInWorld(worldExpression(source, resolved.frames, request.timeoutMs, request.absentOk === true, delegates), context.deadlineAt)) as FrameAnswer;
@@ -157,7 +154,6 @@ export function readyAnswer(
     case "frameAmbiguous":
       throw new AmbiguousTargetError(answer.count, `command.target.frame[${answer.index}] (${chain?.[answer.index]}) matched ${answer.count} iframes; give a more specific iframe selector`);
     case "crossOrigin":
-      if (op === "drag") throw notAcross(op);
       // Only when no frame id could be read for it (answered by cross-frames.ts).
       throw new ActionFailedError(`${op}: command.target.frame[${answer.index}] (${chain?.[answer.index]}) is a cross-origin iframe whose frame could not be reached`);
     case "badFrameSelector":

@@ -166,7 +166,10 @@ describe("round trips of the CDP engine's commands (counting relay, real Chromiu
     // set up in one trip (its isolated world too), its title read.
     expect(counts.clickPopup.trips).toBeLessThanOrEqual(5);
     expect(counts.clickPopup.methods.filter((method) => method === "Target.attachToTarget")).toHaveLength(1);
-    expect(counts.selectPage.trips).toBe(1);
+    // 1: the window's title is known. 2 when its document was still loading as its title was read for the click's
+    // result: its signals are read again with the title then (a loaded machine makes that the likelier case).
+    expect(counts.selectPage.trips).toBeLessThanOrEqual(2);
+    expect(counts.selectPage.methods).toEqual(counts.selectPage.trips === 1 ? ["Page.bringToFront"] : ["Page.bringToFront", "Runtime.evaluate"]);
     expect(counts.closePage.trips).toBe(1);
     // Created, attached, set up, and its title read.
     expect(counts.newPage.trips).toBe(4);

@@ -35,7 +35,8 @@ function mergeInto(nodes: unknown[], ref: string, inside: unknown[]): boolean {
  * The snapshot `answer` of the top world with the cross-origin frames it
  * shows merged in (depth first, up to the frame chain limit); the frames
  * entered are kept as the page's latest (`page.frames.latest`). A frame
- * that cannot be read (gone, still loading past the budget) stays a leaf.
+ * that cannot be read (gone, still loading past the budget, showing the
+ * browser's error page) stays a leaf.
  */
 export async function withCrossFrames(page: CdpPage, answer: AriaSnapshotAnswer, request: AriaSnapshotRequest, waitMs: number, deadlineAt: number): Promise<AriaSnapshotAnswer> {
   const latest = new Map<number, CrossFrameEntry>();
@@ -49,7 +50,10 @@ export async function withCrossFrames(page: CdpPage, answer: AriaSnapshotAnswer,
           if (!world) return;
           const base = world.number * frameNumberSpan;
           const wait = Math.max(0, Math.min(waitMs, deadlineAt - Date.now() - 1_000));
-          const inner = (await world.evaluate(ariaSnapshotExpression({ ...request, depth, refPrefix: `f${base}`, frameBase: base }, wait), deadlineAt)) as AriaSnapshotAnswer;
+          // A frame showing the browser's error page (its load failed) stays a leaf, as under Playwright.
+          const expression = `(location.protocol === "chrome-error:" ? null : ${ariaSnapshotExpression({ ...request, depth, refPrefix: `f${base}`, frameBase: base }, wait)})`;
+          const inner = (await world.evaluate(expression, deadlineAt)) as AriaSnapshotAnswer | null;
+          if (!inner) return;
           latest.set(world.number, { frameId: world.frameId!, parent: parent.number, iframeRef: ref });
           passwords.push(...inner.passwords);
           await enter(world, inner, level + 1);

@@ -42,8 +42,9 @@ export const navigationTimeout = (command: { timeoutMs?: number | undefined }) =
  * Nothing here sleeps: Playwright's click and press wait for a navigation
  * they started, a dialog is handled (and recorded) before the action that
  * raised it returns, and a window the action's input opened is waited for
- * only when the page announced it ({@link EngineSession.popupsArrived}). An
- * action that causes nothing returns at once.
+ * only when the page announced it ({@link EngineSession.popupsArrived}), and
+ * a window reported for its document to be parsed, both within
+ * `limits.popupArrivalMaxMs`. An action that causes nothing returns at once.
  */
 export async function runAction(
   context: CommandContext,
@@ -55,8 +56,9 @@ export async function runAction(
   const navigationsBefore = state.navigations;
   const textBefore = context.textChange ? await probeVisibleText(state.page, state.probe) : undefined;
   await body(state);
-  await session.popupsArrived(mark, Math.min(limits.popupArrivalMaxMs, context.deadlineAt - Date.now()));
-  const result = await describeOutcome(context, state, mark, navigationsBefore);
+  const settleBy = Math.min(Date.now() + limits.popupArrivalMaxMs, context.deadlineAt);
+  await session.popupsArrived(mark, settleBy - Date.now());
+  const result = await describeOutcome(context, state, mark, navigationsBefore, settleBy);
   if (textBefore === undefined) return withChallenge(context, result);
   const current = session.pages.get(session.selectedPageId) ?? state;
   const textAfter = await readTextAfter(context, current);
@@ -103,15 +105,20 @@ async function whereNow(context: CommandContext, actedOn: PageState): Promise<{ 
   return { url: sanitizeUrl(current.page.url()), title: await context.session.titleOf(current) };
 }
 
-/** Builds an {@link ActionResult} relative to a mark taken before the action. */
-export async function describeOutcome(
+/**
+ * Builds an {@link ActionResult} relative to a mark taken before the action.
+ * A page the site opened is reported once its document is parsed (so with
+ * its title), or as it is at `settleBy` (epoch ms).
+ */
+async function describeOutcome(
   context: CommandContext,
   actedOn: PageState,
   mark: ActionMark,
   navigationsBefore: number,
+  settleBy: number,
 ): Promise<ActionResult> {
   const { session } = context;
-  const newPages = await Promise.all(session.takeUnreportedPages().map((state) => session.describe(state)));
+  const newPages = await Promise.all(session.takeUnreportedPages().map((state) => session.describe(state, settleBy)));
   const dialog = session.dialogSince(mark.dialogSeq);
   return {
     ok: true,

@@ -291,7 +291,14 @@ export class EngineSession {
     return this.lastDialog && this.lastDialog.seq > dialogSeq ? this.lastDialog.info : undefined;
   }
 
-  async describe(state: PageState): Promise<PageInfo> {
+  /**
+   * A page as `pages` lists it and `newPages` reports it, its title read now.
+   * With `parsedBy` (epoch ms), a page whose document is still being parsed
+   * is waited for until its DOMContentLoaded or then, so that a window the
+   * site just opened is reported with its title.
+   */
+  async describe(state: PageState, parsedBy?: number): Promise<PageInfo> {
+    if (parsedBy !== undefined) await parsed(state, parsedBy);
     const title = await this.readTitleOf(state);
     return {
       pageId: state.id,
@@ -495,4 +502,17 @@ async function readDocument(state: PageState): Promise<DomSignals | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Waits until the page's document has been parsed (its DOMContentLoaded), at
+ * most until `by` (epoch ms); at once for a page on no document of the web
+ * (blank). Never fails: past `by`, or when the page goes, the caller reads
+ * what is there.
+ */
+async function parsed(state: PageState, by: number): Promise<void> {
+  const timeout = by - Date.now();
+  // Playwright reads a timeout of 0 as none.
+  if (timeout < 1 || !/^https?:/.test(state.page.url())) return;
+  await state.page.waitForLoadState("domcontentloaded", { timeout }).catch(() => undefined);
 }

@@ -63,6 +63,13 @@ const routes: Record<string, Route> = {
     response.writeHead(200, { "content-type": "text/html" });
     response.end("<title>slow</title><p>slow page</p>");
   },
+  /** A page whose title comes `ms` after its response started (it commits at once, its DOMContentLoaded comes then). */
+  "/slow-body": async (_request, response, url) => {
+    response.writeHead(200, { "content-type": "text/html" });
+    response.write("<!doctype html><p>starting</p>");
+    await new Promise((resolve) => setTimeout(resolve, Number(url.searchParams.get("ms") ?? "300")));
+    response.end("<title>slow body</title><p>slow body page</p>");
+  },
   "/set-cookie": (_request, response, url) => {
     response.writeHead(200, {
       "content-type": "text/html",

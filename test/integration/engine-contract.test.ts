@@ -310,6 +310,17 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
     await browser.adapter.close(handle);
   });
 
+  it("reports a window the click opened with the title its document gets, though it is parsed after the window arrived", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    // The window commits as its response starts; its title is sent 300 ms later.
+    const button = `document.body.insertAdjacentHTML("beforeend", '<button id="slow-popup" onclick="window.open(\\'/slow-body?ms=300\\')">slow</button>')`;
+    await run(handle, { op: "evaluate", expression: button });
+    const clicked = await run(handle, { op: "click", selector: "#slow-popup" });
+    expect(clicked.newPages).toMatchObject([{ pageId: "p2", url: browser.server.url("/slow-body"), title: "slow body", selected: false }]);
+    await browser.adapter.close(handle);
+  });
+
   it("refuses a new page past the per-session page limit", async () => {
     const handle = await browser.open();
     for (let count = 1; count < limits.pagesPerSession; count++) await run(handle, { op: "newPage" });

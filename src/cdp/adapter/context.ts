@@ -102,16 +102,20 @@ export async function settleAfterInput(context: CdpCommandContext, mark: ActionM
  * the action's script read, unless the page navigated since), whether the
  * acted-on page navigated, the pages the site opened that no result reported
  * yet, and the dialog the action raised. A window the action's input
- * announced (`Page.windowOpen`) is waited for to arrive, within the budget
- * and `limits.popupArrivalMaxMs`; nothing is waited for when none was.
+ * announced (`Page.windowOpen`) is waited for to arrive, and a window
+ * reported for its document to be parsed (so its title is there), within the
+ * budget and `limits.popupArrivalMaxMs` together; nothing is waited for when
+ * there is neither.
  */
 export async function describeAction(context: CdpCommandContext, mark: ActionMark, titleBefore?: string): Promise<ActionResult> {
   const { page, pages } = context;
   const navigated = page.navigations > mark.navigations;
   if (!navigated && titleBefore !== undefined) page.noteTitle(titleBefore, page.navigations);
-  await page.events.popupsArrived(mark, Math.min(limits.popupArrivalMaxMs, context.deadlineAt - Date.now()));
+  const settleBy = Math.min(Date.now() + limits.popupArrivalMaxMs, context.deadlineAt);
+  await page.events.popupsArrived(mark, settleBy - Date.now());
   const current = pages.current() ?? page;
-  const [title, newPages] = await Promise.all([current.title(context.deadlineAt), Promise.all(pages.takeUnreported().map((each) => pages.describe(each, context.deadlineAt)))]);
+  const reported = pages.takeUnreported().map((each) => pages.describe(each, context.deadlineAt, settleBy));
+  const [title, newPages] = await Promise.all([current.title(context.deadlineAt), Promise.all(reported)]);
   const dialog = page.events.dialogSince(mark);
   return { ok: true, url: sanitizeUrl(current.url), title, navigated, newPages, ...(dialog ? { dialog } : {}) };
 }

@@ -254,6 +254,18 @@ export class CdpPage {
     return this.#lifecycle.get(loaderId)?.has(name) === true;
   }
 
+  /**
+   * Waits until the current document has been parsed (its DOMContentLoaded),
+   * at most until `by` (epoch ms); at once for a page on no document of the
+   * web yet (blank, or not committed) or restored from the back-forward cache.
+   * Never fails: past `by`, or when the page goes, the caller reads what is there.
+   */
+  async parsed(by: number): Promise<void> {
+    const parsing = () => /^https?:/.test(this.url) && !this.fromCache && this.loaderId !== "" && !this.reached(this.loaderId, "DOMContentLoaded");
+    if (!parsing()) return;
+    await this.until(() => (parsing() ? undefined : true), by, "waiting for the new page's document").catch(() => undefined);
+  }
+
   /** The context id of the engine's isolated world in the current document, made when there is none yet. */
   async world(): Promise<number> {
     if (this.#world !== undefined) return this.#world;

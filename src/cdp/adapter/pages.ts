@@ -143,8 +143,15 @@ export class CdpPages {
     return pages;
   }
 
-  /** A page as `pages` lists it and `newPages` reports it; its title is read now, as observations read it (empty when it cannot be). */
-  async describe(page: CdpPage, deadlineAt: number): Promise<PageInfo> {
+  /**
+   * A page as `pages` lists it and `newPages` reports it; its title is read
+   * now, as observations read it (empty when it cannot be). With `parsedBy`
+   * (epoch ms), a page whose document is still being parsed is waited for
+   * until its DOMContentLoaded or then, so that a window the site just opened
+   * is reported with its title.
+   */
+  async describe(page: CdpPage, deadlineAt: number, parsedBy?: number): Promise<PageInfo> {
+    if (parsedBy !== undefined) await page.parsed(Math.min(parsedBy, deadlineAt));
     const title = await page.title(deadlineAt, true).catch(() => "");
     return { pageId: page.pageId, url: sanitizeUrl(page.url), title, selected: page.pageId === this.#selectedId };
   }

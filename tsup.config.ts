@@ -6,6 +6,8 @@ export default defineConfig({
     index: "src/index.ts",
     playwright: "src/playwright.ts",
     agent: "src/agent.ts",
+    // What `./agent` resolves to under the node condition: the same, posting over node:http.
+    "agent-node": "src/agent-node.ts",
     worker: "src/worker/index.ts",
     browserbase: "src/browserbase.ts",
     steel: "src/steel.ts",

@@ -5,7 +5,8 @@
  * - raw playwright-core (`locator.fill/click/press`, `page.innerText`),
  * - the engine in-process (`PlaywrightBrowserAdapter.execute`),
  * - the manager in-process (`BrowserSessionManager.execute`: admission, journal),
- * - the client over real HTTP to a worker on loopback (`BrowserUseClient.execute`).
+ * - the client over real HTTP to a worker on loopback (`BrowserUseClient.execute`,
+ *   from the `node` condition of `/agent`, as a Node app imports it).
  *
  * Each round runs fill, click, press and an observation (visible text) on
  * every path; the order of the paths rotates every round so no path always
@@ -22,7 +23,8 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium, type Page } from "playwright-core";
-import { BrowserUseClient } from "../src/client/index.js";
+// What a Node app gets from `station-browser-use/agent` (its `node` condition): the client posting over node:http.
+import { BrowserUseClient } from "../src/agent-node.js";
 import { PlaywrightBrowserAdapter, closedNetworkArgs, findChromium } from "../src/playwright.js";
 import { BrowserSessionManager } from "../src/lifecycle/manager.js";
 import type { BrowserCommandInput } from "../src/protocol/commands.js";

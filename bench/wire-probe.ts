@@ -16,7 +16,8 @@
  */
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { BrowserUseClient } from "../src/client/index.js";
+// What a Node app gets from `station-browser-use/agent` (its `node` condition): the client posting over node:http.
+import { BrowserUseClient } from "../src/agent-node.js";
 import { BrowserSessionManager } from "../src/lifecycle/manager.js";
 import type { BrowserHandle } from "../src/protocol/adapter.js";
 import { isObservationCommand } from "../src/protocol/command-ops.js";

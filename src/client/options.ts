@@ -22,7 +22,12 @@ export interface BrowserUseClientOptions {
   stationId: string;
   /** The tenant key (or, with `operator: true`, the operator token). Sent as `Authorization: Bearer`; never put in an error message. */
   apiKey: string;
-  /** The fetch to use (default: the global one, bound to `globalThis`). */
+  /**
+   * The fetch to use (default: the global one, bound to `globalThis`). On
+   * Node, without one, the JSON calls go over `node:http` (with its global
+   * keep-alive agent) instead of fetch, which is slower per call; a `fetch`
+   * given here is used for every call.
+   */
   fetch?: typeof globalThis.fetch;
   /** Time limit of each call, retries included. Default 60 000 ms. */
   timeoutMs?: number;
@@ -39,6 +44,8 @@ export interface ResolvedBrowserUseClientOptions {
   stationId: string;
   apiKey: string;
   fetch: typeof globalThis.fetch;
+  /** True when `fetch` was given (it is then used for every call). */
+  ownFetch: boolean;
   timeoutMs: number;
   operator: boolean;
   retry: Required<Omit<ClientRetryOptions, "sleep">> & Pick<ClientRetryOptions, "sleep">;
@@ -105,6 +112,7 @@ export function resolveClientOptions(options: BrowserUseClientOptions): Resolved
     stationId: parsed.stationId,
     apiKey: parsed.apiKey,
     fetch,
+    ownFetch: parsed.fetch !== undefined,
     timeoutMs: parsed.timeoutMs ?? clientDefaults.timeoutMs,
     operator: parsed.operator ?? clientDefaults.operator,
     retry: {

@@ -2,7 +2,11 @@ const decoder = new TextDecoder();
 
 /** Thrown by {@link readBoundedText} when the body is larger than allowed. */
 export class BodyTooLarge {
-  constructor(readonly limit: number) {}
+  constructor(
+    readonly limit: number,
+    /** The answer's HTTP status. */
+    readonly status: number,
+  ) {}
 }
 
 /**
@@ -18,7 +22,7 @@ export async function readBoundedBytes(response: Response, limit: number, signal
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (declared > limit) {
     void response.body?.cancel().catch(() => undefined);
-    throw new BodyTooLarge(limit);
+    throw new BodyTooLarge(limit, response.status);
   }
   if (!response.body) return new Uint8Array(0);
   const reader = response.body.getReader();
@@ -33,7 +37,7 @@ export async function readBoundedBytes(response: Response, limit: number, signal
       total += value.byteLength;
       if (total > limit) {
         void reader.cancel().catch(() => undefined);
-        throw new BodyTooLarge(limit);
+        throw new BodyTooLarge(limit, response.status);
       }
       chunks.push(value);
     }

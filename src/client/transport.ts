@@ -19,7 +19,8 @@ import { WorkerDataBodySchema, WorkerErrorBodySchema, readMethods, wireLimits, w
 import { Redactor } from "../redact.js";
 import { describeCall, outcomeDetails, outcomeHint, type CallContext } from "./call-context.js";
 import type { ResolvedBrowserUseClientOptions } from "./options.js";
-import { BodyTooLarge, readBoundedText } from "./read-body.js";
+import { BodyTooLarge } from "./read-body.js";
+import { postFor, type HttpPost } from "./http-post.js";
 import { workerError } from "./worker-errors.js";
 import { neverSent } from "./never-sent.js";
 
@@ -56,7 +57,7 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** Per-call state shared with the fetch wrapper. */
+/** Per-call state shared with the POST loop. */
 interface Attempt {
   context: CallContext;
   read: boolean;
@@ -70,8 +71,9 @@ interface Attempt {
 
 /**
  * The HTTP side of {@link BrowserUseClient}: one POST per call through the
- * given `fetch` (a small loop of its own rather than ky, which weighed 14 KB
- * of the `/agent` bundle for one POST and a retry),
+ * given `fetch`, or on Node over `node:http` (`http-post.ts`); a small loop
+ * of its own rather than ky, which weighed 14 KB of the `/agent` bundle for
+ * one POST and a retry,
  * with redirects refused, reads retried, mutations never retried, bounded
  * bodies, one deadline per call and every failure mapped into the package's
  * error family. The API key is scrubbed from every message it builds, in
@@ -84,9 +86,11 @@ export class WorkerTransport {
   readonly #redactor = new Redactor();
   readonly #headers: Record<string, string>;
   readonly #url: string;
+  readonly #post: HttpPost;
 
   constructor(options: ResolvedBrowserUseClientOptions) {
     this.#options = options;
+    this.#post = postFor(options.fetch, options.ownFetch);
     this.#redactor.add(options.apiKey, "[redacted]");
     this.#url = options.baseUrl + workerRoute(options.stationId, options.operator ? "operator" : "tenant");
     this.#headers = { authorization: `Bearer ${options.apiKey}`, accept: "application/json", "content-type": "application/json" };
@@ -189,7 +193,7 @@ export class WorkerTransport {
     for (let retry = 0; ; retry++) {
       const last = !attempt.read || retry >= limit;
       try {
-        const answer = await this.#fetchOnce(attempt, { method: "POST", headers: this.#headers, body: json, signal: attempt.signal, redirect: "manual" });
+        const answer = await this.#postOnce(attempt, json);
         if (last || answer.draining || !retryStatuses.includes(answer.status)) return;
       } catch (error) {
         if (last || isStationBrowserError(error) || attempt.signal.aborted) throw error;
@@ -198,40 +202,28 @@ export class WorkerTransport {
     }
   }
 
-  /**
-   * One fetch: refuses redirects and reads the whole body (bounded), so a body
-   * cut off counts as a network error. It passes the URL and an init, not a
-   * `Request`: fetch builds a `Request` of its own from either, and from a
-   * `Request` with a body it pipes that body through one more stream.
-   */
-  async #fetchOnce(attempt: Attempt, init: RequestInit): Promise<Answer> {
+  /** One POST: refuses redirects and reads the whole body (bounded), so a body cut off counts as a network error. */
+  async #postOnce(attempt: Attempt, json: string): Promise<Answer> {
     attempt.signal.throwIfAborted();
     attempt.sent = true;
-    const response = await this.#options.fetch(this.#url, init);
-    if (response.type === "opaqueredirect" || (response.status >= 300 && response.status < 400)) {
-      void response.body?.cancel().catch(() => undefined);
-      const status = response.status === 0 ? "an opaque redirect" : `HTTP ${response.status}`;
-      throw new ProviderError(
-        `${attempt.context.method}: the worker answered with a redirect (${status}); redirects are refused, not followed: check baseUrl (${describeCall(attempt.context)})`,
-        { status: response.status },
-      );
-    }
-    let text: string;
+    let answer;
     try {
-      text = await readBoundedText(response, wireLimits.responseBytes, attempt.signal);
+      answer = await this.#post({ url: this.#url, headers: this.#headers, body: json, limit: wireLimits.responseBytes, signal: attempt.signal });
     } catch (error) {
       if (!(error instanceof BodyTooLarge)) throw error;
       const reason = `larger than ${error.limit} bytes`;
       throw attempt.read
         ? new PayloadTooLargeError(`${attempt.context.method}: the worker's answer is ${reason} (${describeCall(attempt.context)})`)
-        : this.unreadable(attempt.context, response.status, reason);
+        : this.unreadable(attempt.context, error.status, reason);
     }
-    return (attempt.answer = {
-      status: response.status,
-      contentType: response.headers.get("content-type") ?? "no content type",
-      text,
-      draining: response.status === 503 && isDrainingAnswer(text),
-    });
+    const { status, text } = answer;
+    if (status === 0 || (status >= 300 && status < 400)) {
+      throw new ProviderError(
+        `${attempt.context.method}: the worker answered with a redirect (${status === 0 ? "an opaque redirect" : `HTTP ${status}`}); redirects are refused, not followed: check baseUrl (${describeCall(attempt.context)})`,
+        { status },
+      );
+    }
+    return (attempt.answer = { status, contentType: answer.contentType ?? "no content type", text, draining: status === 503 && isDrainingAnswer(text) });
   }
 
   #interpret(context: CallContext, answer: Answer): unknown {

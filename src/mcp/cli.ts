@@ -11,6 +11,11 @@ import { isValidationError } from "../errors.js";
 import { createMcpBackend, type McpBackend } from "./backend.js";
 import { mcpUsage, McpUsageError, parseMcpCommandLine, type McpCommandLine } from "./cli-options.js";
 import { createMcpServer } from "./server.js";
+import { installDefaultPost } from "../client/http-post.js";
+import { nodeHttpPost } from "../node/http-post.js";
+
+// A worker's client posts over node:http, as `station-browser-use/agent` does on Node.
+installDefaultPost(nodeHttpPost);
 
 const name = "station-browser-use mcp";
 const log = (line: string) => process.stderr.write(`${name}: ${line}\n`);

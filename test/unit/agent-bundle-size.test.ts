@@ -18,7 +18,8 @@ import { formatBundleSize, measureAgentBundle } from "../../bench/bundle-size.js
 // callerLimits down to what a caller reads (the defaults only the engine and the manager use moved to limits): -599 B / -195 B (85,898 / 29,856 B).
 // The tools check a target's role as a non-empty string and leave the ARIA role list to the backend, which parses the command again: -863 B / -353 B (85,100 / 29,531 B).
 // CapacityError, RateLimitedError, OutcomeUnknownError and ProviderError are made by errorClass too, their details typed: -292 B / -41 B (84,808 / 29,490 B).
-const ceiling = { minified: 84_900, gzipped: 29_550 };
+// Issue 11: the client's poster seam, so that Node's entry posts over node:http instead of fetch (client → worker 1.27–1.34× raw Playwright before, 1.16× after): +237 B / +104 B (85,113 / 29,607 B).
+const ceiling = { minified: 85_150, gzipped: 29_650 };
 
 describe("/agent bundle size", () => {
   it("stays under its ceiling (minified and gzipped), printing the figures", async () => {

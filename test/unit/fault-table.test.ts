@@ -1,7 +1,15 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it, vi, type MockInstance } from "vitest";
 import { notRun, passed, renderTable, runScenario, scenarioOn, type Row } from "../faults/table.js";
 
 describe("the fault suite's table", () => {
+  // Each scenario prints a progress line to stderr; here they are caught (the deliberately failing rows would read as failures in the test log) and checked.
+  let progress: MockInstance<typeof process.stderr.write>;
+  beforeEach(() => {
+    progress = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+  });
+  afterEach(() => progress.mockRestore());
+  const printed = () => progress.mock.calls.map(([line]) => String(line));
+
   it("passes a row only when a fault fired and every check held; a throw is a crash", async () => {
     const rows: Row[] = [];
     await runScenario(rows, "held", "x", async (s) => {
@@ -18,6 +26,7 @@ describe("the fault suite's table", () => {
       throw new Error("boom");
     });
     expect(rows.map(passed)).toEqual([true, false, false, false]);
+    expect(printed()).toEqual(["ok   held\n", "FAIL broken\n", "FAIL idle\n", "FAIL crashed\n"]);
     const table = renderTable(rows);
     expect(table).toContain("| held | Playwright | x | 2 | same ×2 | pass 2/2 |");
     expect(table).toContain("FAIL 0/1: same (expected 2, got 1)");

@@ -52,7 +52,12 @@ export async function resolveTarget(session: EngineSession, state: PageState, ta
   if (target.by === "ref") {
     const playwrightRef = session.refs.resolve(state.id, target.ref);
     const locator = state.page.getByRef(playwrightRef);
-    if ((await locator.count()) === 0) throw staleRef(target.ref, state.id);
+    // A ref into a frame that is gone (an out-of-process one removed) makes Playwright refuse the selector itself: stale too, and nothing was sent.
+    const count = await locator.count().catch((error: unknown) => {
+      if (error instanceof Error && /Invalid frame in aria-ref selector/.test(error.message)) return 0;
+      throw error;
+    });
+    if (count === 0) throw staleRef(target.ref, state.id);
     return locator;
   }
   if (target.nth === undefined) return locateUnchecked(state, target);

@@ -991,6 +991,22 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
       }
     });
 
+    it("a frame ref whose frame was removed is stale, not an unknown outcome", async () => {
+      for (const [where, frame] of frames()) {
+        const handle = await browser.open();
+        await run(handle, { op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(frame)}`) });
+        await run(handle, { op: "waitFor", target: { by: "selector", selector: "#fpw", frame: ["#login"] } });
+        const { snapshot } = await run(handle, { op: "accessibility" });
+        const ref = refOf(snapshot, /textbox "Frame password"/);
+        await run(handle, { op: "evaluate", expression: `document.getElementById("login").remove(), true` });
+        for (const command of [{ op: "click", target: { by: "ref", ref } }, { op: "fill", target: { by: "ref", ref }, value: "x" }] as const) {
+          const stale = await run(handle, command).catch((caught: unknown) => caught);
+          expect(stale, `${where} ${command.op}: ${String(stale)}`).toBeInstanceOf(StaleRefError);
+        }
+        await browser.adapter.close(handle);
+      }
+    });
+
     it("records a cross-origin frame's console messages and failed responses in the page's diagnostics", async () => {
       for (const [where, password] of frames()) {
         const frame = password.replace("/frame-password.html", "/frame-console.html");

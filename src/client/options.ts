@@ -24,9 +24,10 @@ export interface BrowserUseClientOptions {
   apiKey: string;
   /**
    * The fetch to use (default: the global one, bound to `globalThis`). On
-   * Node, without one, the JSON calls go over `node:http` (with its global
-   * keep-alive agent) instead of fetch, which is slower per call; a `fetch`
-   * given here is used for every call.
+   * Node, without one, the JSON calls go over `node:http` (kept-alive
+   * connections, as fetch keeps them) instead of fetch, which is slower per call; a `fetch`
+   * given here is used for every call (pass `fetch` to keep a dispatcher set
+   * with undici's `setGlobalDispatcher`, a proxy say, which applies to fetch only).
    */
   fetch?: typeof globalThis.fetch;
   /** Time limit of each call, retries included. Default 60 000 ms. */

@@ -311,9 +311,11 @@ export function snapshotAria(request: AriaSnapshotRequest, roles: AriaRoles, nam
  * `body,frameset`; past that, the snapshot is of what there is.
  */
 export function ariaSnapshotExpression(request: AriaSnapshotRequest, waitMs: number): string {
-  const roles = `(${createAriaRoles.toString()})()`;
-  const names = `(${createAriaNames.toString()})`;
+  // Each source binds `__name` itself: a transpiler that keeps names (tsx, esbuild `keepNames`)
+  // puts `__name(…)` calls into them, and an iframe's own eval has no such binding around it.
   const shim = (source: string) => `((__name) => (${source}))((target) => target)`;
+  const roles = `${shim(createAriaRoles.toString())}()`;
+  const names = shim(createAriaNames.toString());
   // One source for every frame: compiled in the top document here, and by each iframe's own eval.
   const takeOne = `(request) => { const roles = ${roles}; return ${shim(snapshotAria.toString())}(request, roles, ${names}(roles)); }`;
   const take = `() => ${shim(snapshotFrames.toString())}(${takeOne}, ${JSON.stringify(`(${takeOne})`)}, ${JSON.stringify(request)})`;

@@ -57,6 +57,11 @@ export interface Relay {
   delayMs: number;
   /** Commands sent whose reply the client has not had yet. */
   outstanding(): number;
+  /**
+   * Called with each command the client sends, before it goes on: it may
+   * change the command's params in place (send a mouse event elsewhere, say).
+   */
+  rewrite: ((command: { method?: string; sessionId?: string; params?: Record<string, unknown> }) => void) | undefined;
   /** Goes silent: from now on no frame passes either way and no socket closes — a dropped network. What the client sends is still logged, as unanswered commands. */
   drop(): void;
   /** Resolves once no frame has passed for `quietMs` and no command is outstanding. */
@@ -159,6 +164,7 @@ export async function startRelay(browserUrl: string): Promise<Relay> {
     url: `ws://127.0.0.1:${server.address().port}${new URL(browserUrl).pathname}`,
     frames,
     delayMs: 0,
+    rewrite: undefined,
     outstanding: () => pending.size,
     drop: () => void (dropped = true),
     async quiet(quietMs) {
@@ -188,7 +194,13 @@ export async function startRelay(browserUrl: string): Promise<Relay> {
     upstream.on("open", () => {
       for (const raw of early.splice(0)) upstream.send(raw);
     });
-    const toBrowser = (raw: string) => (upstream.readyState === 1 ? upstream.send(raw) : void early.push(raw));
+    const rewritten = (raw: string) => {
+      if (!relay.rewrite) return raw;
+      const command = JSON.parse(raw) as { method?: string; sessionId?: string; params?: Record<string, unknown> };
+      relay.rewrite(command);
+      return JSON.stringify(command);
+    };
+    const toBrowser = (raw: string) => (upstream.readyState === 1 ? upstream.send(rewritten(raw)) : void early.push(rewritten(raw)));
     const toClient = (raw: string) => (client.readyState === 1 ? client.send(raw) : undefined);
     pipe(client, toBrowser, () => relay.delayMs, record(true), true, () => dropped);
     pipe(upstream, toClient, () => relay.delayMs, record(false), false, () => dropped);

@@ -13,7 +13,8 @@
  * sends it, and keys to the focused frame through the page's session.
  *
  * Serial round trips for a click in one cross-site iframe: the top world's
- * call, the target script in the frame's world, the placement, the input;
+ * call, the target script in the frame's world, the placement, a pointer
+ * move until the frame gets it (interaction.ts), the input;
  * the first time the iframe is met, two more (its handle, its frame id,
  * then remembered in its parent's world), and the frame's world when it
  * was not announced.

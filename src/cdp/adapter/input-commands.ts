@@ -16,7 +16,7 @@ import type { CdpCallOptions } from "../session.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
 import { checkedProbe, focusedMaySeePassword } from "./input-readiness.js";
 import { typeByKey } from "../../protocol/typing-cadence.js";
-import { actionTimeout, armWatch, sendInputAndAsk, sendInputAndReadDocument, sendInputAndWatch, typeCharacter } from "./interaction.js";
+import { actionTimeout, armWatch, moveUntilSeen, sendInputAndAsk, sendInputAndReadDocument, sendInputAndWatch, typeCharacter } from "./interaction.js";
 import { typeSteps } from "./keys.js";
 import { assertInViewport, buttonBits, mouseAt, mouseMovedTo, stepsBetween } from "./mouse.js";
 import { callWithFrameWindows } from "./frame-windows.js";
@@ -55,6 +55,7 @@ async function setChecked(context: CdpCommandContext, op: "check" | "uncheck", c
   const watch: InputWatch = { type: "mouseup", count: 1, fallbackMs: context.inputSeenFallbackMs };
   const ready = await prepareTarget(context, op, command.target, { action: op, timeoutMs: actionTimeout(command) }, watch);
   if (ready.done) return describeAction(context, mark, ready.title);
+  if (context.inputWorld) await moveUntilSeen(context, ready.x!, ready.y!);
   const answer = (await sendInputAndAsk(context, clickEvents(context, { x: ready.x!, y: ready.y! }, "left", 1), checkedSeenExpression)) as { title?: unknown; checked?: unknown } | undefined;
   if (answer?.checked !== (op === "check")) throw new ActionFailedError(`${op}: Clicking the checkbox did not change its state`);
   await settleAfterInput(context, mark);

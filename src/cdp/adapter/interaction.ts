@@ -9,7 +9,7 @@ import { limits } from "../../protocol/limits.js";
 import { domSignalsExpression, type DomSignals } from "../../access/challenge-dom-signals.js";
 import { describeAction, markOf, sendInput, settleAfterInput, type CdpCommandContext, type CdpHandlers } from "./context.js";
 import { callWithFrameWindows } from "./frame-windows.js";
-import { inputSeenExpression, watchInput, type InputWatch } from "./target-script.js";
+import { inputSeenExpression, moveSeenExpression, watchInput, type InputWatch } from "./target-script.js";
 import { typeByKey } from "../../protocol/typing-cadence.js";
 import { modifierEvents, modifierMask, pressEvents, typeSteps } from "./keys.js";
 import { buttonBits, mouseMovedTo } from "./mouse.js";
@@ -80,6 +80,29 @@ export async function sendInputAndReadDocument(context: CdpCommandContext, calls
   else await sendInputAndAsk(context, calls, "null");
 }
 
+/** How long each pointer move of {@link moveUntilSeen} is waited for in the frame (ms). */
+const moveProbeMs = 250;
+
+/**
+ * Before a click in a cross-origin frame: moves the pointer to the click's
+ * point until the frame's document gets the move ({@link moveSeenExpression}),
+ * so the press and release go where the move went. A frame that has just
+ * loaded in its own process may not be in the browser's hit testing yet, and
+ * input sent at once lands in its parent document: the click was lost, and
+ * reported done. A move is sent again each {@link moveProbeMs} without an
+ * answer, within the input-seen fallback in all (a page that stops the move's
+ * propagation before the world's listener is clicked as before).
+ */
+export async function moveUntilSeen(context: CdpCommandContext, x: number, y: number, modifiers = 0): Promise<void> {
+  const { session } = context.page;
+  const until = Math.min(context.deadlineAt, Date.now() + context.inputSeenFallbackMs);
+  for (;;) {
+    const move = (options: CdpCallOptions) => session.send("Input.dispatchMouseEvent", { type: "mouseMoved", x, y, modifiers, button: "none" }, options);
+    const seen = await sendInputAndAsk(context, [move], moveSeenExpression(moveProbeMs));
+    if (seen !== false || Date.now() >= until) return;
+  }
+}
+
 /** Types one character as Playwright's `pressSequentially` does (a key pressed, or the character inserted). */
 export async function typeCharacter(context: CdpCommandContext, character: string): Promise<void> {
   const { session } = context.page;
@@ -111,6 +134,7 @@ export const interactionHandlers: CdpHandlers<"click" | "fill" | "press"> = {
     }
     for (const event of held.up) calls.push((options) => send("Input.dispatchKeyEvent", event, options));
     mouseMovedTo(page, { x, y });
+    if (context.inputWorld) await moveUntilSeen(context, x, y, mask);
     const title = await sendInputAndWatch(context, calls);
     await settleAfterInput(context, mark);
     return describeAction(context, mark, title ?? ready.title);

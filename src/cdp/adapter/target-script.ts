@@ -68,10 +68,13 @@ export function watchInput(watch: InputWatch, windows: Window[] = [window]): str
   let seen = 0;
   let done = false;
   let wake: (() => void) | undefined;
+  let moved = false;
+  let wakeMove: (() => void) | undefined;
   const stop = () =>
     windows.forEach((view) => {
       try {
         view.removeEventListener(watch.type, listener, true);
+        view.removeEventListener("mousemove", moveListener, true);
       } catch {
         // A frame gone to another origin meanwhile: its listener went with its document.
       }
@@ -82,8 +85,23 @@ export function watchInput(watch: InputWatch, windows: Window[] = [window]): str
     done = true;
     setTimeout(() => wake?.(), 0);
   };
+  const moveListener = (event: Event) => {
+    if (!event.isTrusted || moved) return;
+    moved = true;
+    wakeMove?.();
+  };
   // On every window the input may land in (`frame-windows.ts`): a key goes to the focused frame's document.
   windows.forEach((view) => view.addEventListener(watch.type, listener, true));
+  if (watch.type === "mouseup") {
+    windows.forEach((view) => view.addEventListener("mousemove", moveListener, true));
+    // Whether the pointer's move reached this document (see `moveSeenExpression`): true once it has, false after `withinMs`.
+    (globalThis as { __stationMoveSeen?: (withinMs: number) => Promise<boolean> }).__stationMoveSeen = (withinMs) =>
+      new Promise<boolean>((resolve) => {
+        if (moved) return resolve(true);
+        wakeMove = () => resolve(true);
+        setTimeout(() => resolve(moved), withinMs);
+      });
+  }
   (globalThis as { __stationInputSeen?: () => Promise<string> }).__stationInputSeen = () =>
     new Promise<string>((resolve) => {
       const answer = () => {
@@ -99,6 +117,15 @@ export function watchInput(watch: InputWatch, windows: Window[] = [window]): str
 
 /** The expression sent with an action's input: the title once the input has been handled (or the old title if the world is gone). */
 export const inputSeenExpression = "globalThis.__stationInputSeen ? globalThis.__stationInputSeen() : document.title";
+
+/**
+ * Asked in a cross-origin frame's world after a pointer move to the point of
+ * a click there: whether the frame's document got the move (within
+ * `withinMs`). A frame that has just loaded in its own process may not be in
+ * the browser's hit testing yet, so input at its point goes to its parent
+ * document; a move that reached the frame says the press will too.
+ */
+export const moveSeenExpression = (withinMs: number) => `globalThis.__stationMoveSeen ? globalThis.__stationMoveSeen(${withinMs}) : true`;
 
 /** What the script answers. */
 export type ScriptAnswer =

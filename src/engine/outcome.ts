@@ -3,7 +3,7 @@ import { OutcomeUnknownError, isStationBrowserError, type StationBrowserError } 
 import type { BrowserCommand, CommandOp } from "../protocol/commands.js";
 import { notSentNetErrors } from "../protocol/net-errors.js";
 import { navigationOps, unknownOutcomeMessage } from "../protocol/outcome-advice.js";
-import { toStationError } from "./playwright-errors.js";
+import { callLog, step, toStationError } from "./playwright-errors.js";
 
 /**
  * The outcome rule for mutating commands: a failure is `failed` only when no
@@ -46,16 +46,6 @@ function playwrightCause(error: unknown): unknown {
   return error;
 }
 
-/** Playwright's call log of a failed call, one step a line (empty when it has none). */
-function callLog(error: unknown): string[] {
-  const log = (error as { log?: unknown } | undefined)?.log;
-  return Array.isArray(log) ? log.filter((line): line is string => typeof line === "string") : [];
-}
-
-/** A call-log line without its indentation, bullet and `2 ×` repeat count. */
-function step(line: string): string {
-  return line.trim().replace(/^- /, "").replace(/^\d+ × /, "");
-}
 
 /** Steps logged once input was (or was about to be) sent. */
 const dispatchedStep = /^(performing .+ action|.+ action done|waiting for scheduled navigations|navigations have finished|elementHandle\.(press|type)\(|selected specified option|navigated to )/;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ActionFailedError, AmbiguousTargetError, CapacityError, NotFoundError, OutcomeUnknownError, StaleRefError, UrlPolicyError, ValidationError } from "../../src/errors.js";
+import { ActionFailedError, AmbiguousTargetError, CapacityError, NotFoundError, OutcomeUnknownError, StaleRefError, TimeoutError, UrlPolicyError, ValidationError } from "../../src/errors.js";
 import type { BrowserAdapter, BrowserHandle } from "../../src/protocol/adapter.js";
 import { imageSize } from "../../src/protocol/image-size.js";
 import { limits } from "../../src/protocol/limits.js";
@@ -158,6 +158,29 @@ describe.each(engines)("%s: the engine contract (real Chromium)", (_name, use) =
     const missing = await run(handle, { op: "click", target: { by: "role", role: "button", name: "Nope" }, timeoutMs: 200 }).catch((caught: unknown) => caught);
     expect(missing).toBeInstanceOf(NotFoundError);
     expect((missing as Error).message).toMatch(/No element matches role button named "Nope"/);
+    await browser.adapter.close(handle);
+  });
+
+  it("says why a click waited until its time ran out: what covers the target, or the state it lacks, never the cover's attributes", async () => {
+    const handle = await browser.open();
+    await run(handle, { op: "navigate", url: browser.server.url("/form.html") });
+    await run(handle, {
+      op: "evaluate",
+      expression:
+        "document.body.insertAdjacentHTML('beforeend', '<button id=\"covered\">Covered</button><button id=\"off\" disabled>Off</button>'); " +
+        "const cover = Object.assign(document.createElement('div'), { id: 'cover', className: 'shade wide extra', title: 'cover-secret-title' }); " +
+        "const box = document.querySelector('#covered').getBoundingClientRect(); " +
+        "Object.assign(cover.style, { position: 'absolute', left: box.left + scrollX - 5 + 'px', top: box.top + scrollY - 5 + 'px', width: box.width + 10 + 'px', height: box.height + 10 + 'px' }); " +
+        "document.body.append(cover); true",
+    });
+    // Long enough for a loaded machine to find the element and check it at least once.
+    const covered = await run(handle, { op: "click", selector: "#covered", timeoutMs: 2_000 }).catch((caught: unknown) => caught);
+    expect(covered).toBeInstanceOf(TimeoutError);
+    expect((covered as Error).message).toContain("<div#cover.shade.wide> intercepts pointer events");
+    expect((covered as Error).message).not.toContain("cover-secret-title");
+    const off = await run(handle, { op: "click", selector: "#off", timeoutMs: 2_000 }).catch((caught: unknown) => caught);
+    expect(off).toBeInstanceOf(TimeoutError);
+    expect((off as Error).message).toContain("element is not enabled");
     await browser.adapter.close(handle);
   });
 

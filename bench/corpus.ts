@@ -54,13 +54,18 @@ function parseManifest(text: string): CorpusPage[] {
   }).filter((entry) => /^[\w.-]+\.html$/.test(entry.file));
 }
 
-/** Serves each page at `/pages/<file>` (its own HTML, else the corpus file); everything else is a 404. */
+/**
+ * Serves each page at `/pages/<file>` (its own HTML, else the corpus file);
+ * everything else is a 404 with an empty body, as the Playwright side's route
+ * answers it ({@link createCorpusProvider}), so that an iframe of a missing
+ * page shows the same (nothing) to both engines.
+ */
 export async function startCorpusServer(pages: readonly CorpusPage[]): Promise<Server> {
   const files = new Map(pages.map((entry) => [entry.file, entry]));
   const server = createServer((request, response) => {
     const match = /^\/pages\/([\w.-]+\.html)$/.exec(request.url ?? "");
     if (request.method !== "GET" || !match?.[1] || !files.has(match[1])) {
-      response.writeHead(404, { "content-type": "text/plain" }).end("not found");
+      response.writeHead(404, { "content-type": "text/plain" }).end();
       return;
     }
     const html = files.get(match[1])!.html;

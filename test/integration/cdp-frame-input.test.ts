@@ -58,6 +58,29 @@ describe("CDP engine: a click into a frame not yet in the browser's hit testing"
     await browser.adapter.close(handle);
   });
 
+  it("does the same for a hover: the frame's element gets the pointer", async () => {
+    const handle: BrowserHandle = await browser.open();
+    const run = <C extends Parameters<typeof browser.adapter.execute>[1]>(command: C) => browser.adapter.execute(handle, command);
+    const frame = browser.server.url("/frame-hover.html").replace("127.0.0.1", "localhost");
+    await run({ op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(frame)}`) });
+    await run({ op: "waitFor", target: { by: "selector", selector: "#spot", frame: ["#login"] } });
+    let misrouted = 0;
+    relay.rewrite = (command) => {
+      if (command.method !== "Input.dispatchMouseEvent" || !command.params || misrouted >= 2) return;
+      misrouted += 1;
+      Object.assign(command.params, { x: 5, y: 5 });
+    };
+    try {
+      expect(await run({ op: "hover", target: { by: "selector", selector: "#spot", frame: ["#login"] } })).toMatchObject({ ok: true, title: "Hostile" });
+    } finally {
+      relay.rewrite = undefined;
+    }
+    // Lost, the move would leave the spot unentered until the next input.
+    await run({ op: "waitFor", target: { by: "text", value: "hovered", exact: true, frame: ["#login"] }, timeoutMs: 2_000 });
+    expect(misrouted).toBe(2);
+    await browser.adapter.close(handle);
+  });
+
   it("does the same for a check, whose click the engine verifies", async () => {
     const handle: BrowserHandle = await browser.open();
     const run = <C extends Parameters<typeof browser.adapter.execute>[1]>(command: C) => browser.adapter.execute(handle, command);

@@ -138,11 +138,14 @@ export const inputHandlers: CdpHandlers<"type" | "select" | "check" | "uncheck" 
 
   async hover(context, command) {
     const { page } = context;
-    const ready = await prepareTarget(context, "hover", command.target, { action: "hover", timeoutMs: actionTimeout(command) });
+    // The watch lets a hover in a cross-origin frame wait for the frame to get its move, as a click there does.
+    const watch: InputWatch = { type: "mousemove", count: 1, fallbackMs: context.inputSeenFallbackMs };
+    const ready = await prepareTarget(context, "hover", command.target, { action: "hover", timeoutMs: actionTimeout(command) }, watch);
     const mark = markOf(page);
     const point = { x: ready.x!, y: ready.y! };
     mouseMovedTo(page, point);
-    await sendInputAndReadDocument(context, [(options) => page.session.send("Input.dispatchMouseEvent", { type: "mouseMoved", ...point, button: "none" }, options)]);
+    if (context.inputWorld) await moveUntilSeen(context, point.x, point.y);
+    else await sendInputAndReadDocument(context, [(options) => page.session.send("Input.dispatchMouseEvent", { type: "mouseMoved", ...point, button: "none" }, options)]);
     await settleAfterInput(context, mark);
     return describeAction(context, mark, ready.title);
   },

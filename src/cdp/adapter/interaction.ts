@@ -84,8 +84,8 @@ export async function sendInputAndReadDocument(context: CdpCommandContext, calls
 const moveProbeMs = 250;
 
 /**
- * Before a click in a cross-origin frame: moves the pointer to the click's
- * point until the frame's document gets the move ({@link moveSeenExpression}),
+ * Before a click (check, uncheck) or as a hover in a cross-origin frame:
+ * moves the pointer to the point until the frame's document gets the move ({@link moveSeenExpression}),
  * so the press and release go where the move went. A frame that has just
  * loaded in its own process may not be in the browser's hit testing yet, and
  * input sent at once lands in its parent document: the click was lost, and

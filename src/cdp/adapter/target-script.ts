@@ -48,7 +48,8 @@ export interface ScriptRequest {
 
 /** The trusted input events an action will cause, counted so that the answer to {@link inputSeenExpression} waits for them. */
 export interface InputWatch {
-  type: "mouseup" | "keyup";
+  /** `mousemove`: a hover's one move. */
+  type: "mouseup" | "keyup" | "mousemove";
   count: number;
   /** Longest wait for them (ms): a page that stops their propagation before the world's listener still gets an answer. */
   fallbackMs: number;
@@ -92,7 +93,7 @@ export function watchInput(watch: InputWatch, windows: Window[] = [window]): str
   };
   // On every window the input may land in (`frame-windows.ts`): a key goes to the focused frame's document.
   windows.forEach((view) => view.addEventListener(watch.type, listener, true));
-  if (watch.type === "mouseup") {
+  if (watch.type !== "keyup") {
     windows.forEach((view) => view.addEventListener("mousemove", moveListener, true));
     // Whether the pointer's move reached this document (see `moveSeenExpression`): true once it has, false after `withinMs`.
     (globalThis as { __stationMoveSeen?: (withinMs: number) => Promise<boolean> }).__stationMoveSeen = (withinMs) =>

@@ -25,8 +25,8 @@ import { findAndPrepare, watchInput, type InputWatch, type ScriptAnswer, type Sc
 /** A frame-qualified ref of the world (`f3e7`): its element is in an iframe. */
 const inFrameRef = /^f\d+e\d+$/;
 
-/** The globals a frame's script leaves for the answers that follow the input (see {@link FrameEntry.delegates}): the input watch's, the checked probe, the drag's watch. */
-const frameDelegates = ["__stationInputSeen", checkedProbe, dragStartedGlobal];
+/** The globals a frame's script leaves for the answers that follow the input (see {@link FrameEntry.delegates}): the input watch's (with its move probe), the checked probe, the drag's watch. */
+const frameDelegates = ["__stationInputSeen", "__stationMoveSeen", checkedProbe, dragStartedGlobal];
 
 /**
  * The target as the script takes it, and the frames it is in: a ref becomes

@@ -25,81 +25,77 @@ afterAll(async () => {
   await relay?.close();
 });
 
-describe("CDP engine: a click into a frame not yet in the browser's hit testing", () => {
+type Run = <C extends Parameters<typeof browser.adapter.execute>[1]>(command: C) => ReturnType<typeof browser.adapter.execute<C>>;
+
+/**
+ * Opens `fixture` in the cross-site iframe `#login` of a page, waits for
+ * `selector` there, then runs `act` while the relay sends the first two mouse
+ * events elsewhere: to the parent page's top-left corner, over its heading,
+ * not the iframe. Answers the mouse event types the engine sent meanwhile.
+ */
+async function withFirstTwoMisrouted(fixture: string, selector: string, act: (run: Run) => Promise<void>, check: (run: Run) => Promise<void>): Promise<string[]> {
+  const handle: BrowserHandle = await browser.open();
+  const run: Run = (command) => browser.adapter.execute(handle, command);
+  const frame = browser.server.url(fixture).replace("127.0.0.1", "localhost");
+  await run({ op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(frame)}`) });
+  await run({ op: "waitFor", target: { by: "selector", selector, frame: ["#login"] } });
+  let misrouted = 0;
+  const sent: string[] = [];
+  relay.rewrite = (command) => {
+    if (command.method !== "Input.dispatchMouseEvent" || !command.params) return;
+    sent.push(String(command.params.type));
+    if (misrouted >= 2) return;
+    misrouted += 1;
+    Object.assign(command.params, { x: 5, y: 5 });
+  };
+  try {
+    await act(run);
+  } finally {
+    relay.rewrite = undefined;
+  }
+  await check(run);
+  expect(misrouted).toBe(2);
+  await browser.adapter.close(handle);
+  return sent;
+}
+
+describe("CDP engine: input into a frame not yet in the browser's hit testing", () => {
   it("moves the pointer until the frame gets the move, then clicks there: the frame gets the click", async () => {
-    const handle: BrowserHandle = await browser.open();
-    const run = <C extends Parameters<typeof browser.adapter.execute>[1]>(command: C) => browser.adapter.execute(handle, command);
-    const frame = browser.server.url("/frame-outer.html").replace("127.0.0.1", "localhost");
-    await run({ op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(frame)}`) });
-    await run({ op: "waitFor", target: { by: "role", role: "button", name: "Outer button", frame: ["#login"] } });
-    let misrouted = 0;
-    const sent: string[] = [];
-    relay.rewrite = (command) => {
-      if (command.method !== "Input.dispatchMouseEvent" || !command.params) return;
-      sent.push(String(command.params.type));
-      // Into the parent page's top-left corner, over its heading: not the iframe.
-      if (misrouted < 2) {
-        misrouted += 1;
-        Object.assign(command.params, { x: 5, y: 5 });
-      }
-    };
-    try {
-      const clicked = await run({ op: "click", target: { by: "role", role: "button", name: "Outer button", frame: ["#login"] } });
-      expect(clicked).toMatchObject({ ok: true, title: "Hostile", navigated: false });
-    } finally {
-      relay.rewrite = undefined;
-    }
-    // The frame's button ran: its log line is there (read in the frame, which the top page cannot read).
-    await run({ op: "waitFor", target: { by: "text", value: "outer", exact: true, frame: ["#login"] }, timeoutMs: 2_000 });
-    expect(misrouted).toBe(2);
+    const sent = await withFirstTwoMisrouted(
+      "/frame-outer.html",
+      "button",
+      async (run) => {
+        expect(await run({ op: "click", target: { by: "role", role: "button", name: "Outer button", frame: ["#login"] } })).toMatchObject({ ok: true, title: "Hostile", navigated: false });
+      },
+      // The frame's button ran: its log line is there (read in the frame, which the top page cannot read).
+      async (run) => void (await run({ op: "waitFor", target: { by: "text", value: "outer", exact: true, frame: ["#login"] }, timeoutMs: 2_000 })),
+    );
     // Two moves went astray and a third reached the frame before the press was sent.
     expect(sent.slice(0, 3)).toEqual(["mouseMoved", "mouseMoved", "mouseMoved"]);
     expect(sent.filter((type) => type === "mousePressed")).toHaveLength(1);
-    await browser.adapter.close(handle);
   });
 
   it("does the same for a hover: the frame's element gets the pointer", async () => {
-    const handle: BrowserHandle = await browser.open();
-    const run = <C extends Parameters<typeof browser.adapter.execute>[1]>(command: C) => browser.adapter.execute(handle, command);
-    const frame = browser.server.url("/frame-hover.html").replace("127.0.0.1", "localhost");
-    await run({ op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(frame)}`) });
-    await run({ op: "waitFor", target: { by: "selector", selector: "#spot", frame: ["#login"] } });
-    let misrouted = 0;
-    relay.rewrite = (command) => {
-      if (command.method !== "Input.dispatchMouseEvent" || !command.params || misrouted >= 2) return;
-      misrouted += 1;
-      Object.assign(command.params, { x: 5, y: 5 });
-    };
-    try {
-      expect(await run({ op: "hover", target: { by: "selector", selector: "#spot", frame: ["#login"] } })).toMatchObject({ ok: true, title: "Hostile" });
-    } finally {
-      relay.rewrite = undefined;
-    }
-    // Lost, the move would leave the spot unentered until the next input.
-    await run({ op: "waitFor", target: { by: "text", value: "hovered", exact: true, frame: ["#login"] }, timeoutMs: 2_000 });
-    expect(misrouted).toBe(2);
-    await browser.adapter.close(handle);
+    await withFirstTwoMisrouted(
+      "/frame-hover.html",
+      "#spot",
+      async (run) => {
+        expect(await run({ op: "hover", target: { by: "selector", selector: "#spot", frame: ["#login"] } })).toMatchObject({ ok: true, title: "Hostile" });
+      },
+      // Lost, the move would leave the spot unentered until the next input.
+      async (run) => void (await run({ op: "waitFor", target: { by: "text", value: "hovered", exact: true, frame: ["#login"] }, timeoutMs: 2_000 })),
+    );
   });
 
   it("does the same for a check, whose click the engine verifies", async () => {
-    const handle: BrowserHandle = await browser.open();
-    const run = <C extends Parameters<typeof browser.adapter.execute>[1]>(command: C) => browser.adapter.execute(handle, command);
-    const frame = browser.server.url("/form.html").replace("127.0.0.1", "localhost");
-    await run({ op: "navigate", url: browser.server.url(`/hostile-top.html?frame=${encodeURIComponent(frame)}`) });
-    await run({ op: "waitFor", target: { by: "selector", selector: "#remember", frame: ["#login"] } });
-    let misrouted = 0;
-    relay.rewrite = (command) => {
-      if (command.method !== "Input.dispatchMouseEvent" || !command.params || misrouted >= 2) return;
-      misrouted += 1;
-      Object.assign(command.params, { x: 5, y: 5 });
-    };
-    try {
+    await withFirstTwoMisrouted(
+      "/form.html",
+      "#remember",
       // Lost, the click would leave the box unchecked, and the check would fail as not done.
-      expect(await run({ op: "check", target: { by: "selector", selector: "#remember", frame: ["#login"] } })).toMatchObject({ ok: true, title: "Hostile" });
-    } finally {
-      relay.rewrite = undefined;
-    }
-    expect(misrouted).toBe(2);
-    await browser.adapter.close(handle);
+      async (run) => {
+        expect(await run({ op: "check", target: { by: "selector", selector: "#remember", frame: ["#login"] } })).toMatchObject({ ok: true, title: "Hostile" });
+      },
+      async () => undefined,
+    );
   });
 });

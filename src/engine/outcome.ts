@@ -46,7 +46,6 @@ function playwrightCause(error: unknown): unknown {
   return error;
 }
 
-
 /** Steps logged once input was (or was about to be) sent. */
 const dispatchedStep = /^(performing .+ action|.+ action done|waiting for scheduled navigations|navigations have finished|elementHandle\.(press|type)\(|selected specified option|navigated to )/;
 

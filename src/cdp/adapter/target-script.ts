@@ -121,7 +121,7 @@ export const inputSeenExpression = "globalThis.__stationInputSeen ? globalThis._
 
 /**
  * Asked in a cross-origin frame's world after a pointer move to the point of
- * a click there: whether the frame's document got the move (within
+ * a click or hover there: whether the frame's document got the move (within
  * `withinMs`). A frame that has just loaded in its own process may not be in
  * the browser's hit testing yet, so input at its point goes to its parent
  * document; a move that reached the frame says the press will too.
